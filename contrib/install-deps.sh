@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian 12 packages drover builds and tests with.
+# Runs `apt-get update` once, and only when something is missing.
+set -euo pipefail
+
+packages=(
+  gcc meson ninja-build pkg-config python3
+  libevent-dev libhwloc-dev libssl-dev libyaml-dev zlib1g-dev check
+  libpmix-dev                       # the reference headers/library we test our ABI against
+  clang libclang-rt-14-dev          # libFuzzer and the sanitizer runtimes
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

@@ -1,0 +1,20 @@
+/*
+ * command.h - the subcommands of the drover executable.
+ *
+ * Each subcommand lives in its own file and exports one const record; the
+ * table in drover.c lists them, so adding a command touches nothing else.
+ */
+#ifndef DROVER_LAUNCHER_COMMAND_H
+#define DROVER_LAUNCHER_COMMAND_H
+
+typedef struct drover_command {
+    const char *name;
+    const char *usage;    /* arguments, shown by `drover help` */
+    const char *summary;  /* one line */
+    /* argv[0] is the subcommand's name. Returns the process exit status. */
+    int (*run)(int argc, char **argv);
+} drover_command_t;
+
+extern const drover_command_t command_info;
+
+#endif /* DROVER_LAUNCHER_COMMAND_H */

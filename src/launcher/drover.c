@@ -1,0 +1,42 @@
+/*
+ * drover.c - entry point of the drover executable: picks a subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "command.h"
+
+static const drover_command_t *const commands[] = {
+    &command_info,
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: drover <command> [arguments]\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        fprintf(out, "  %-6s %-28s %s\n", commands[i]->name, commands[i]->usage,
+                commands[i]->summary);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (0 == strcmp(argv[1], "help") || 0 == strcmp(argv[1], "--help") ||
+        0 == strcmp(argv[1], "-h")) {
+        usage(stdout);
+        return 0;
+    }
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        if (0 == strcmp(argv[1], commands[i]->name)) {
+            return commands[i]->run(argc - 1, argv + 1);
+        }
+    }
+    fprintf(stderr, "drover: unknown command '%s' (try 'drover help')\n", argv[1]);
+    return 2;
+}

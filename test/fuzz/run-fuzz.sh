@@ -1,0 +1,81 @@
+#!/bin/bash
+# run-fuzz.sh - build the unpack fuzzer with clang, ASan and UBSan, seed it
+# and run it for a while.
+#
+#   test/fuzz/run-fuzz.sh [seconds]        (default 60)
+#
+# The build lives in its own directory (FUZZ_BUILD_DIR, default build-fuzz
+# at the top of the tree), configured once with CC=clang, -Dfuzz=true and
+# the sanitizers; every source is instrumented for coverage
+# (-fsanitize=fuzzer-no-link) so the fuzzer can steer into the library.
+# Only the two fuzz programs are built. The corpus and any findings are kept
+# under <build>/fuzz-run, so a later run continues from what was learnt.
+#
+# Prints one line, "fuzz: N runs in S s, F findings", and exits non-zero
+# when the fuzzer found something (a crash, a leak, a timeout, an
+# out-of-memory or a broken invariant) or could not run; the end of the
+# fuzzer's log and the saved inputs are shown then.
+set -eu -o pipefail
+
+seconds=${1:-60}
+case $seconds in
+    '' | *[!0-9]*) echo "usage: $0 [seconds]" >&2; exit 2 ;;
+esac
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
+work=$build/fuzz-run
+corpus=$work/corpus
+artifacts=$work/artifacts
+log=$work/fuzz.log
+
+if [ ! -f "$build/build.ninja" ]; then
+    CC=clang meson setup "$build" "$top" \
+        -Dfuzz=true \
+        -Db_sanitize=address,undefined \
+        -Db_lundef=false \
+        -Dc_args=-fsanitize=fuzzer-no-link \
+        -Dc_link_args=-fsanitize=fuzzer-no-link >"$build.setup.log" 2>&1 || {
+        cat "$build.setup.log" >&2
+        echo "fuzz: cannot configure $build" >&2
+        exit 1
+    }
+    rm -f "$build.setup.log"
+fi
+ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed >/dev/null || {
+    echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
+    exit 1
+}
+
+mkdir -p "$corpus" "$artifacts"
+rm -f "$artifacts"/*
+"$build/test/fuzz/fuzz_seed" "$corpus" >/dev/null
+
+status=0
+started=$SECONDS
+ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+    "$build/test/fuzz/fuzz_unpack" \
+    -max_total_time="$seconds" \
+    -max_len=4096 \
+    -timeout=10 \
+    -rss_limit_mb=2048 \
+    -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" \
+    "$corpus" >"$log" 2>&1 || status=$?
+elapsed=$((SECONDS - started))
+
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+findings=$(find "$artifacts" -type f | wc -l)
+echo "fuzz: ${runs:-0} runs in $elapsed s, $findings findings"
+
+if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
+    echo "--- end of $log ---"
+    tail -n 60 "$log"
+    for f in "$artifacts"/*; do
+        [ -f "$f" ] || continue
+        echo "--- $f ($(stat -c %s "$f") bytes) ---"
+        od -A d -t x1 "$f" | head -n 20
+    done
+    exit 1
+fi
