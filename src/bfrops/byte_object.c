@@ -78,8 +78,8 @@ static char *print_bo(const void *elem)
     if (NULL == bo->bytes) {
         shown = 0;
     }
-    /* "N bytes:" then " hh" per byte shown, then "..." */
-    char hexbytes[3 * PRINT_MAX + 4];
+    /* " hh" per byte shown, then " ..." when some are left out, then NUL. */
+    char hexbytes[3 * PRINT_MAX + sizeof(" ...")];
     static const char hex[] = "0123456789abcdef";
     char *out = hexbytes;
     for (size_t i = 0; i < shown; i++) {

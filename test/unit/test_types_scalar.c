@@ -537,6 +537,21 @@ START_TEST(copies_are_deep_except_for_pointers)
 }
 END_TEST
 
+/* A byte object longer than what print shows ends in " ...": the text must
+ * fit its buffer exactly (ASan catches a one-byte overrun here). */
+START_TEST(long_byte_objects_print_truncated)
+{
+    char bytes[100];
+    memset(bytes, 0xab, sizeof(bytes));
+    pmix_byte_object_t bo = {.bytes = bytes, .size = sizeof(bytes)};
+    char *text = bfrops_print(&bo, PMIX_BYTE_OBJECT);
+    ck_assert_ptr_nonnull(text);
+    ck_assert(0 == strncmp(text, "100 bytes: ab ab", 16));
+    ck_assert_str_eq(text + strlen(text) - 7, " ab ...");
+    free(text);
+}
+END_TEST
+
 START_TEST(values_print_readably)
 {
     const uint8_t byte = 0x2a;
@@ -642,6 +657,7 @@ static Suite *scalar_suite(void)
     tcase_add_test(types, byte_objects_order_by_size_then_bytes);
     tcase_add_test(types, copies_are_deep_except_for_pointers);
     tcase_add_test(types, values_print_readably);
+    tcase_add_test(types, long_byte_objects_print_truncated);
     tcase_add_test(types, value_elements_are_inline_or_behind_the_pointer);
     tcase_add_test(types, foreach_visits_types_in_id_order);
     tcase_add_test(types, registered_flags_match_the_value_storage_rule);
