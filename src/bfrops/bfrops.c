@@ -167,6 +167,43 @@ pmix_status_t bfrops_unpack_tagged(drover_reader_t *r, void *dest, size_t *n,
     return PMIX_SUCCESS;
 }
 
+pmix_status_t bfrops_unpack_tagged_alloc(drover_reader_t *r, void **dest, size_t *n,
+                                         pmix_data_type_t type)
+{
+    const drover_datatype_t *t = bfrops_lookup(type);
+    drover_reader_t peek = *r;
+    uint16_t tag;
+    size_t count = 0;
+    void *array = NULL;
+    pmix_status_t rc;
+
+    if (NULL == t) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    /* Read the count ahead; wire_get_count has bounded it by the input's
+     * size, so the allocation below is one the input justifies. */
+    rc = wire_get_u16(&peek, &tag);
+    if (PMIX_SUCCESS == rc && tag != type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wire_get_count(&peek, t->min_wire, &count);
+    }
+    if (PMIX_SUCCESS == rc && 0 < count && NULL == (array = drover_tma_calloc(r->tma, count, t->size))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = bfrops_unpack_tagged(r, array, &count, type);
+    }
+    if (PMIX_SUCCESS != rc) {
+        drover_tma_free(r->tma, array);
+        return rc;
+    }
+    *dest = array;
+    *n = count;
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t bfrops_copy(void *dest, const void *src, size_t n, pmix_data_type_t type,
                           drover_tma_t *tma)
 {

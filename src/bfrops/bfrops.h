@@ -33,6 +33,13 @@ pmix_status_t bfrops_pack_tagged(drover_writer_t *w, const void *src, size_t n,
 pmix_status_t bfrops_unpack_tagged(drover_reader_t *r, void *dest, size_t *n,
                                    pmix_data_type_t type);
 
+/* Unpack one tagged group whatever its count, into an array allocated
+ * through r->tma (NULL when the count is 0). The caller releases it with
+ * bfrops_release then drover_tma_free. On failure nothing is allocated and
+ * the reader has not moved. */
+pmix_status_t bfrops_unpack_tagged_alloc(drover_reader_t *r, void **dest, size_t *n,
+                                         pmix_data_type_t type);
+
 /* Deep copy of n elements into dest (room for n, uninitialised). On failure
  * nothing is left allocated. */
 pmix_status_t bfrops_copy(void *dest, const void *src, size_t n, pmix_data_type_t type,

@@ -1,0 +1,107 @@
+/*
+ * protocol.h - the frames drover's clients and servers exchange.
+ *
+ * Every message is one frame: a 16-byte header, then a payload made of
+ * tagged groups exactly as PMIx_Data_pack writes them (bfrops_pack_tagged),
+ * so every field is type-checked and bounds-checked when it is read.
+ * docs/protocol.md ("Client and server") is the byte-level reference and
+ * lists each command's payload.
+ *
+ * The magic and the version sit at the start of the header and will stay
+ * there in every future version, so a peer speaking another version gets a
+ * clear PMIX_ERR_NOT_SUPPORTED reply rather than misread bytes.
+ */
+#ifndef DROVER_PROTOCOL_H
+#define DROVER_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "pmix_common.h"
+
+#define PROTOCOL_MAGIC 0x31565244u      /* the bytes "DRV1" */
+#define PROTOCOL_VERSION 1
+#define PROTOCOL_HEADER_SIZE 16
+#define PROTOCOL_MAX_PAYLOAD (256u << 20)
+
+/* A reply carries its request's command with this bit set, and its tag. */
+#define PROTOCOL_REPLY 0x8000u
+
+/* Requests a client sends (tag != 0 when it expects a reply) and messages
+ * the server sends on its own (tag 0). Payloads: docs/protocol.md. */
+typedef enum {
+    PROTOCOL_HELLO = 1,      /* c->s: who I am; reply: my job's data */
+    PROTOCOL_FINALIZE,       /* c->s: PMIx_Finalize */
+    PROTOCOL_ABORT,          /* c->s: PMIx_Abort */
+    PROTOCOL_COMMIT,         /* c->s: PMIx_Commit, no reply */
+    PROTOCOL_FENCE,          /* c->s: PMIx_Fence */
+    PROTOCOL_GET,            /* c->s: PMIx_Get of data not held locally */
+    PROTOCOL_NOTIFY,         /* c->s: PMIx_Notify_event */
+    PROTOCOL_EVENT,          /* s->c: an event for this client */
+    PROTOCOL_QUERY,          /* c->s: PMIx_Query_info */
+    PROTOCOL_JOB_CONTROL,    /* c->s: PMIx_Job_control */
+    PROTOCOL_LOG,            /* c->s: PMIx_Log */
+    PROTOCOL_COMMAND_MAX
+} protocol_command_t;
+
+typedef struct protocol_header {
+    uint32_t magic;
+    uint16_t version;
+    uint16_t command;        /* protocol_command_t, | PROTOCOL_REPLY */
+    uint32_t tag;            /* matches a reply to its request; 0: none */
+    uint32_t length;         /* payload bytes that follow */
+} protocol_header_t;
+
+/* Encode a header into 16 bytes. */
+void protocol_encode_header(const protocol_header_t *h, uint8_t raw[PROTOCOL_HEADER_SIZE]);
+
+/* Decode and check 16 bytes: PMIX_ERR_UNPACK_FAILURE for a wrong magic or
+ * an oversized length, PMIX_ERR_NOT_SUPPORTED for another version (h is
+ * filled in either case, so the version can be reported). */
+pmix_status_t protocol_decode_header(const uint8_t raw[PROTOCOL_HEADER_SIZE],
+                                     protocol_header_t *h);
+
+/* Write one whole frame to a blocking socket (retrying short writes and
+ * EINTR, never raising SIGPIPE). payload may be NULL for an empty one. */
+pmix_status_t protocol_send(int fd, uint16_t command, uint32_t tag,
+                            const pmix_data_buffer_t *payload);
+
+/* Read one whole frame from a blocking socket. On success payload holds
+ * the payload (caller destructs it with PMIX_DATA_BUFFER_DESTRUCT);
+ * PMIX_ERR_LOST_CONNECTION when the peer closed the socket. */
+pmix_status_t protocol_recv(int fd, protocol_header_t *h, pmix_data_buffer_t *payload);
+
+/* Make a frame in memory: the encoded header followed by a copy of the
+ * payload's unread bytes. Caller destructs out. */
+pmix_status_t protocol_frame(pmix_data_buffer_t *out, uint16_t command, uint32_t tag,
+                             const pmix_data_buffer_t *payload);
+
+/* The data one or more processes hold, as sent in HELLO, FENCE and GET
+ * replies: [u32 count as PMIX_UINT32] then per process [PMIX_PROC][PMIX_INFO
+ * group]. protocol_pack_procdata appends one process's entry; the caller
+ * packs the count first. protocol_unpack_procdata reads one entry; the
+ * caller owns *info (PMIX_INFO_FREE(*info, *ninfo)). */
+pmix_status_t protocol_pack_procdata(pmix_data_buffer_t *buf, const pmix_proc_t *proc,
+                                     const pmix_info_t *info, size_t ninfo);
+pmix_status_t protocol_unpack_procdata(pmix_data_buffer_t *buf, pmix_proc_t *proc,
+                                       pmix_info_t **info, size_t *ninfo);
+
+/* Unpack one tagged group of any count from buf into a new heap array
+ * (NULL when empty), advancing buf only on success. Caller releases with
+ * protocol_free_array. */
+pmix_status_t protocol_unpack_array(pmix_data_buffer_t *buf, pmix_data_type_t type,
+                                    void **array, size_t *n);
+
+/* Release what protocol_unpack_array returned. Accepts NULL. */
+void protocol_free_array(void *array, size_t n, pmix_data_type_t type);
+
+/* Pack and unpack a status, the first field of every reply. */
+pmix_status_t protocol_pack_status(pmix_data_buffer_t *buf, pmix_status_t status);
+pmix_status_t protocol_unpack_status(pmix_data_buffer_t *buf, pmix_status_t *status);
+
+/* The environment variable naming the server's socket, and the prefix of
+ * its value ("drover://" then the socket's absolute path). */
+#define PROTOCOL_URI_ENV "PMIX_SERVER_URI41"
+#define PROTOCOL_URI_PREFIX "drover://"
+
+#endif /* DROVER_PROTOCOL_H */
