@@ -7,6 +7,7 @@
 #include "command.h"
 
 static const drover_command_t *const commands[] = {
+    &command_run,
     &command_info,
 };
 

@@ -1,0 +1,787 @@
+/*
+ * host.c - the pmix_server_module_t drover gives the server library.
+ *
+ * Design notes:
+ *  - The library calls these functions from its own progress thread, and
+ *    everything they touch (jobs, processes, the publish store) belongs
+ *    to the main thread. So each function copies its arguments (they are
+ *    borrowed only for the call) into a request, queues it and wakes the
+ *    loop through a pipe; the main thread runs the request and calls the
+ *    library's callback from there. The library accepts callbacks from
+ *    any thread.
+ *  - Exceptions, answered at once in the library's thread because they
+ *    need no state: fence_nb (on one node every participant is local, so
+ *    the combined data is the data given: a copy is handed back with a
+ *    release function), connect, disconnect and notify_event (nothing
+ *    beyond this node to reach).
+ *  - Waiting for the library (register_nspace, register_client,
+ *    deregister_nspace) happens in the main thread with host_op_t, a
+ *    counted condition: the library's thread never waits for the main one,
+ *    so that cannot deadlock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "launcher.h"
+#include "pmix.h"
+#include "pmix_server.h"
+
+/* How long the main thread waits for the library before giving up. */
+#define OP_TIMEOUT_SECONDS 60
+
+typedef struct request request_t;
+typedef void (*request_fn_t)(launcher_t *run, request_t *r);
+
+/* One queued module call: its copied arguments and its callback. */
+struct request {
+    request_t *next;
+    request_fn_t handle;
+    pmix_proc_t proc;
+    pmix_proc_t *procs;
+    size_t nprocs;
+    pmix_info_t *info;
+    size_t ninfo;
+    char **keys;
+    pmix_query_t *queries;
+    size_t nqueries;
+    pmix_app_t *apps;
+    size_t napps;
+    size_t ndirs;          /* log: the last ndirs of info are directives */
+    int status;
+    char *msg;
+    pmix_op_cbfunc_t op_cb;
+    pmix_info_cbfunc_t info_cb;
+    pmix_lookup_cbfunc_t lookup_cb;
+    pmix_spawn_cbfunc_t spawn_cb;
+    void *cbdata;
+};
+
+static launcher_t *host_run;
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static request_t *queue_head;
+static request_t **queue_tail = &queue_head;
+static int wake_fds[2] = {-1, -1};
+static struct event *wake_event;
+
+/* ---- copies of borrowed arguments ------------------------------------- */
+
+static pmix_info_t *copy_info(const pmix_info_t *src, size_t n)
+{
+    pmix_info_t *dst = NULL;
+    if (0 == n || NULL == src) {
+        return NULL;
+    }
+    PMIX_INFO_CREATE(dst, n);
+    for (size_t i = 0; NULL != dst && i < n; i++) {
+        PMIX_INFO_XFER(&dst[i], &src[i]);
+    }
+    return dst;
+}
+
+/* NULL stays NULL; anything else is copied, NULL on failure. */
+static char **copy_argv(char *const *argv)
+{
+    return NULL == argv ? NULL : launch_copy_env(argv);
+}
+
+static request_t *request_new(request_fn_t handle, const pmix_proc_t *proc, void *cbdata)
+{
+    request_t *r = calloc(1, sizeof(*r));
+    if (NULL != r) {
+        r->handle = handle;
+        if (NULL != proc) {
+            r->proc = *proc;
+        }
+        r->cbdata = cbdata;
+    }
+    return r;
+}
+
+static void request_free(request_t *r)
+{
+    free(r->procs);
+    if (NULL != r->info) {
+        PMIX_INFO_FREE(r->info, r->ninfo);
+    }
+    PMIX_ARGV_FREE(r->keys);
+    if (NULL != r->queries) {
+        PMIX_QUERY_FREE(r->queries, r->nqueries);
+    }
+    if (NULL != r->apps) {
+        PMIX_APP_FREE(r->apps, r->napps);
+    }
+    free(r->msg);
+    free(r);
+}
+
+/* Hand r to the main thread. PMIX_SUCCESS: its callback will run. */
+static pmix_status_t enqueue(request_t *r)
+{
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    pthread_mutex_lock(&queue_lock);
+    bool was_empty = NULL == queue_head;
+    *queue_tail = r;
+    queue_tail = &r->next;
+    pthread_mutex_unlock(&queue_lock);
+    if (was_empty) {
+        char byte = 0;
+        (void)!write(wake_fds[1], &byte, 1);
+    }
+    return PMIX_SUCCESS;
+}
+
+static void drain(evutil_socket_t fd, short what, void *arg)
+{
+    char bytes[64];
+    while (read(fd, bytes, sizeof(bytes)) > 0) {
+    }
+    pthread_mutex_lock(&queue_lock);
+    request_t *list = queue_head;
+    queue_head = NULL;
+    queue_tail = &queue_head;
+    pthread_mutex_unlock(&queue_lock);
+    while (NULL != list) {
+        request_t *r = list;
+        list = r->next;
+        r->handle(host_run, r);
+        request_free(r);
+    }
+    run_check_done(host_run);
+}
+
+/* ---- waiting for the library ----------------------------------------- */
+
+struct host_op {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    unsigned done;
+    pmix_status_t status;
+};
+
+host_op_t *host_op_begin(void)
+{
+    host_op_t *op = calloc(1, sizeof(*op));
+    if (NULL != op) {
+        pthread_mutex_init(&op->lock, NULL);
+        pthread_cond_init(&op->cond, NULL);
+    }
+    return op;
+}
+
+void host_op_cbfunc(pmix_status_t status, void *cbdata)
+{
+    host_op_t *op = cbdata;
+    pthread_mutex_lock(&op->lock);
+    op->done++;
+    if (PMIX_SUCCESS != status && PMIX_SUCCESS == op->status) {
+        op->status = status;
+    }
+    pthread_cond_signal(&op->cond);
+    pthread_mutex_unlock(&op->lock);
+}
+
+pmix_status_t host_op_wait(host_op_t *op, unsigned ncalls)
+{
+    if (NULL == op) {
+        return PMIX_ERR_NOMEM;
+    }
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += OP_TIMEOUT_SECONDS;
+    pthread_mutex_lock(&op->lock);
+    int rc = 0;
+    while (op->done < ncalls && 0 == rc) {
+        rc = pthread_cond_timedwait(&op->cond, &op->lock, &deadline);
+    }
+    pmix_status_t status = op->status;
+    pthread_mutex_unlock(&op->lock);
+    if (0 != rc) {
+        /* The library may still call back: the op must stay allocated. */
+        return PMIX_ERR_TIMEOUT;
+    }
+    pthread_mutex_destroy(&op->lock);
+    pthread_cond_destroy(&op->cond);
+    free(op);
+    return status;
+}
+
+/* ---- client lifecycle ------------------------------------------------- */
+
+static void handle_connected(launcher_t *run, request_t *r)
+{
+    launcher_proc_t *p = job_find_proc(run, &r->proc, NULL);
+    if (NULL != p) {
+        p->connected = true;
+    }
+    r->op_cb(NULL != p ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, r->cbdata);
+}
+
+static pmix_status_t client_connected2(const pmix_proc_t *proc, void *server_object,
+                                       pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                       void *cbdata)
+{
+    request_t *r = request_new(handle_connected, proc, cbdata);
+    if (NULL != r) {
+        r->op_cb = cbfunc;
+    }
+    return enqueue(r);
+}
+
+static pmix_status_t client_connected(const pmix_proc_t *proc, void *server_object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return client_connected2(proc, server_object, NULL, 0, cbfunc, cbdata);
+}
+
+static void handle_finalized(launcher_t *run, request_t *r)
+{
+    launcher_proc_t *p = job_find_proc(run, &r->proc, NULL);
+    if (NULL != p) {
+        p->finalized = true;
+    }
+    r->op_cb(PMIX_SUCCESS, r->cbdata);
+}
+
+static pmix_status_t client_finalized(const pmix_proc_t *proc, void *server_object,
+                                      pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = request_new(handle_finalized, proc, cbdata);
+    if (NULL != r) {
+        r->op_cb = cbfunc;
+    }
+    return enqueue(r);
+}
+
+/* Apply fn to every running process procs names (wildcard ranks
+ * included). */
+static void for_each_target(launcher_t *run, const pmix_proc_t *procs, size_t nprocs,
+                            void (*fn)(launcher_t *run, launcher_proc_t *p, int arg), int arg)
+{
+    for (size_t i = 0; i < nprocs; i++) {
+        launcher_job_t *job = job_find(run, procs[i].nspace);
+        if (NULL == job) {
+            continue;
+        }
+        for (unsigned rank = 0; rank < job->nprocs; rank++) {
+            if ((PMIX_RANK_WILDCARD == procs[i].rank || rank == procs[i].rank) &&
+                job->procs[rank].alive) {
+                fn(run, &job->procs[rank], arg);
+            }
+        }
+    }
+}
+
+static void signal_target(launcher_t *run, launcher_proc_t *p, int sig)
+{
+    job_signal_proc(run, p, sig);
+}
+
+static void handle_abort(launcher_t *run, request_t *r)
+{
+    launcher_job_t *job;
+    launcher_proc_t *p = job_find_proc(run, &r->proc, &job);
+    char who[PMIX_MAX_NSLEN + 64];
+    if (NULL != p && 0 == job->index) {
+        snprintf(who, sizeof(who), "rank %u (pid %d)", r->proc.rank, (int)p->pid);
+    } else {
+        snprintf(who, sizeof(who), "rank %u of %s (pid %d)", r->proc.rank, r->proc.nspace,
+                 NULL != p ? (int)p->pid : 0);
+    }
+    const char *msg = NULL != r->msg && '\0' != r->msg[0] ? r->msg : "(no message)";
+    if (0 == r->nprocs) {
+        if (NULL != p) {
+            p->requested_end = true;
+        }
+        job_fail(run, r->status, LAUNCHER_NAME ": %s called PMIx_Abort with status %d: %s", who,
+                 r->status, msg);
+    } else {
+        fprintf(stderr, LAUNCHER_NAME ": %s called PMIx_Abort with status %d on %zu processes: %s\n",
+                who, r->status, r->nprocs, msg);
+        if (!run->status_fixed && 0 != r->status) {
+            run->status_fixed = true;
+            run->status = r->status;
+        }
+        for_each_target(run, r->procs, r->nprocs, signal_target, SIGTERM);
+    }
+    r->op_cb(PMIX_SUCCESS, r->cbdata);
+}
+
+static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int status,
+                              const char msg[], pmix_proc_t procs[], size_t nprocs,
+                              pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = request_new(handle_abort, proc, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->op_cb = cbfunc;
+    r->status = status;
+    r->msg = NULL != msg ? strdup(msg) : NULL;
+    if (nprocs > 0 && NULL != procs) {
+        r->procs = malloc(nprocs * sizeof(*procs));
+        if (NULL == r->procs) {
+            request_free(r);
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(r->procs, procs, nprocs * sizeof(*procs));
+        r->nprocs = nprocs;
+    }
+    return enqueue(r);
+}
+
+/* ---- collectives: answered in the library's thread -------------------- */
+
+static void release_copy(void *cbdata)
+{
+    free(cbdata);
+}
+
+static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
+                              const pmix_info_t info[], size_t ninfo, char *data, size_t ndata,
+                              pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    char *copy = NULL;
+    if (ndata > 0) {
+        if (NULL == (copy = malloc(ndata))) {
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(copy, data, ndata);
+    }
+    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_copy, copy);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
+                                const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
+                                  pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    /* Every process of the run is this server's own client: the library
+     * has delivered the event already. */
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+/* ---- publish / lookup / unpublish ------------------------------------- */
+
+static void handle_publish(launcher_t *run, request_t *r)
+{
+    r->op_cb(pubsub_publish(run->pubsub, &r->proc, r->info, r->ninfo), r->cbdata);
+}
+
+static void handle_unpublish(launcher_t *run, request_t *r)
+{
+    r->op_cb(pubsub_unpublish(run->pubsub, &r->proc, r->keys, r->info, r->ninfo), r->cbdata);
+}
+
+static void handle_lookup(launcher_t *run, request_t *r)
+{
+    pubsub_lookup(run->pubsub, &r->proc, r->keys, r->info, r->ninfo, r->lookup_cb, r->cbdata);
+}
+
+/* A request carrying proc, keys (may be NULL) and info. */
+static request_t *data_request(request_fn_t handle, const pmix_proc_t *proc, char **keys,
+                               const pmix_info_t info[], size_t ninfo, void *cbdata)
+{
+    request_t *r = request_new(handle, proc, cbdata);
+    if (NULL == r) {
+        return NULL;
+    }
+    r->keys = copy_argv(keys);
+    r->info = copy_info(info, ninfo);
+    r->ninfo = NULL != r->info ? ninfo : 0;
+    if ((NULL != keys && NULL == r->keys) || (ninfo > 0 && NULL == r->info)) {
+        request_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static pmix_status_t publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = data_request(handle_publish, proc, NULL, info, ninfo, cbdata);
+    if (NULL != r) {
+        r->op_cb = cbfunc;
+    }
+    return enqueue(r);
+}
+
+static pmix_status_t unpublish(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+                               size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = data_request(handle_unpublish, proc, keys, info, ninfo, cbdata);
+    if (NULL != r) {
+        r->op_cb = cbfunc;
+    }
+    return enqueue(r);
+}
+
+static pmix_status_t lookup(const pmix_proc_t *proc, char **keys, const pmix_info_t info[],
+                            size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    if (NULL == keys || NULL == keys[0]) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    request_t *r = data_request(handle_lookup, proc, keys, info, ninfo, cbdata);
+    if (NULL != r) {
+        r->lookup_cb = cbfunc;
+    }
+    return enqueue(r);
+}
+
+/* ---- spawn and query -------------------------------------------------- */
+
+static void handle_spawn(launcher_t *run, request_t *r)
+{
+    spawn_job(run, &r->proc, r->info, r->ninfo, r->apps, r->napps, r->spawn_cb, r->cbdata);
+}
+
+static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
+                           const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    if (0 == napps || NULL == apps) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    request_t *r = data_request(handle_spawn, proc, NULL, job_info, ninfo, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->spawn_cb = cbfunc;
+    PMIX_APP_CREATE(r->apps, napps);
+    if (NULL == r->apps) {
+        request_free(r);
+        return PMIX_ERR_NOMEM;
+    }
+    r->napps = napps;
+    for (size_t i = 0; i < napps; i++) {
+        pmix_app_t *a = &r->apps[i];
+        a->cmd = NULL != apps[i].cmd ? strdup(apps[i].cmd) : NULL;
+        a->argv = copy_argv(apps[i].argv);
+        a->env = copy_argv(apps[i].env);
+        a->cwd = NULL != apps[i].cwd ? strdup(apps[i].cwd) : NULL;
+        a->maxprocs = apps[i].maxprocs;
+        a->info = copy_info(apps[i].info, apps[i].ninfo);
+        a->ninfo = NULL != a->info ? apps[i].ninfo : 0;
+    }
+    return enqueue(r);
+}
+
+static void handle_query(launcher_t *run, request_t *r)
+{
+    query_answer(run, &r->proc, r->queries, r->nqueries, r->info_cb, r->cbdata);
+}
+
+static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
+                           pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    if (0 == nqueries || NULL == queries) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    request_t *r = request_new(handle_query, proct, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->info_cb = cbfunc;
+    PMIX_QUERY_CREATE(r->queries, nqueries);
+    if (NULL == r->queries) {
+        request_free(r);
+        return PMIX_ERR_NOMEM;
+    }
+    r->nqueries = nqueries;
+    for (size_t i = 0; i < nqueries; i++) {
+        r->queries[i].keys = copy_argv(queries[i].keys);
+        r->queries[i].qualifiers = copy_info(queries[i].qualifiers, queries[i].nqual);
+        r->queries[i].nqual = NULL != r->queries[i].qualifiers ? queries[i].nqual : 0;
+    }
+    return enqueue(r);
+}
+
+/* ---- log and job control ---------------------------------------------- */
+
+static void handle_log(launcher_t *run, request_t *r)
+{
+    size_t handled = 0;
+    int priority = LOG_INFO;
+    size_t ndata = r->ninfo - r->ndirs;
+    for (size_t i = ndata; i < r->ninfo; i++) {
+        const pmix_info_t *d = &r->info[i];
+        if (PMIX_CHECK_KEY(d, PMIX_LOG_SYSLOG_PRI) && PMIX_INT == d->value.type) {
+            priority = d->value.data.integer;
+        }
+    }
+    for (size_t i = 0; i < ndata; i++) {
+        const pmix_info_t *d = &r->info[i];
+        if (PMIX_STRING != d->value.type || NULL == d->value.data.string) {
+            continue;
+        }
+        const char *text = d->value.data.string;
+        if (PMIX_CHECK_KEY(d, PMIX_LOG_STDERR) || PMIX_CHECK_KEY(d, PMIX_LOG_STDOUT)) {
+            iof_message(run->iof, NULL, PMIX_CHECK_KEY(d, PMIX_LOG_STDOUT) ? 1 : 2, text);
+            handled++;
+        } else if (PMIX_CHECK_KEY(d, PMIX_LOG_SYSLOG) || PMIX_CHECK_KEY(d, PMIX_LOG_LOCAL_SYSLOG) ||
+                   PMIX_CHECK_KEY(d, PMIX_LOG_GLOBAL_SYSLOG)) {
+            syslog(priority, "%s rank %u: %s", r->proc.nspace, r->proc.rank, text);
+            handled++;
+        }
+    }
+    r->op_cb(handled > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED, r->cbdata);
+}
+
+static void log_fn(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,
+                   const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+                   void *cbdata)
+{
+    request_t *r = request_new(handle_log, client, cbdata);
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    if (NULL != r && ndata + ndirs > 0) {
+        /* Data and directives travel in one array, directives last. */
+        PMIX_INFO_CREATE(r->info, ndata + ndirs);
+        if (NULL != r->info) {
+            for (size_t i = 0; i < ndata; i++) {
+                PMIX_INFO_XFER(&r->info[i], &data[i]);
+            }
+            for (size_t i = 0; i < ndirs; i++) {
+                PMIX_INFO_XFER(&r->info[ndata + i], &directives[i]);
+            }
+            r->ninfo = ndata + ndirs;
+            r->ndirs = ndirs;
+            r->op_cb = cbfunc;
+            rc = enqueue(r);
+            r = NULL;
+        }
+    } else if (NULL != r) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL != r) {
+        request_free(r);
+    }
+    if (PMIX_SUCCESS != rc && NULL != cbfunc) {
+        cbfunc(rc, cbdata);
+    }
+}
+
+static void terminate_target(launcher_t *run, launcher_proc_t *p, int unused)
+{
+    job_terminate_proc(run, p);
+}
+
+static void handle_job_control(launcher_t *run, request_t *r)
+{
+    pmix_proc_t whole = r->proc;
+    const pmix_proc_t *targets = r->procs;
+    size_t ntargets = r->nprocs;
+    if (0 == ntargets) {
+        whole.rank = PMIX_RANK_WILDCARD;
+        targets = &whole;
+        ntargets = 1;
+    }
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+    for (size_t i = 0; i < r->ninfo; i++) {
+        const pmix_info_t *d = &r->info[i];
+        if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_KILL) && PMIX_INFO_TRUE(d)) {
+            for_each_target(run, targets, ntargets, signal_target, SIGKILL);
+        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_TERMINATE) && PMIX_INFO_TRUE(d)) {
+            for_each_target(run, targets, ntargets, terminate_target, 0);
+        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_SIGNAL) && PMIX_INT == d->value.type) {
+            int sig = d->value.data.integer;
+            if (sig <= 0 || sig >= NSIG) {
+                r->info_cb(PMIX_ERR_BAD_PARAM, NULL, 0, r->cbdata, NULL, NULL);
+                return;
+            }
+            for_each_target(run, targets, ntargets, signal_target, sig);
+        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_PAUSE) && PMIX_INFO_TRUE(d)) {
+            for_each_target(run, targets, ntargets, signal_target, SIGSTOP);
+        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_RESUME) && PMIX_INFO_TRUE(d)) {
+            for_each_target(run, targets, ntargets, signal_target, SIGCONT);
+        } else if (PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP) ||
+                   PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP_DIR) ||
+                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE) ||
+                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_IGNORE) ||
+                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_LEAVE_TOPDIR) ||
+                   PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_ID)) {
+            /* The library honours the cleanup directives itself; the
+             * session directory goes at the end in any case. */
+        } else {
+            continue;
+        }
+        rc = PMIX_SUCCESS;
+    }
+    r->info_cb(rc, NULL, 0, r->cbdata, NULL, NULL);
+}
+
+static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
+                                 size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = data_request(handle_job_control, requestor, NULL, directives, ndirs, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->info_cb = cbfunc;
+    if (ntargets > 0 && NULL != targets) {
+        r->procs = malloc(ntargets * sizeof(*targets));
+        if (NULL == r->procs) {
+            request_free(r);
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(r->procs, targets, ntargets * sizeof(*targets));
+        r->nprocs = ntargets;
+    }
+    return enqueue(r);
+}
+
+/* ---- events raised by drover ------------------------------------------ */
+
+typedef struct notification {
+    pmix_info_t *info;
+    size_t ninfo;
+} notification_t;
+
+static void notified(pmix_status_t status, void *cbdata)
+{
+    notification_t *n = cbdata;
+    PMIX_INFO_FREE(n->info, n->ninfo);
+    free(n);
+}
+
+void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, int exit_code)
+{
+    if (!run->server_up) {
+        return;
+    }
+    notification_t *n = calloc(1, sizeof(*n));
+    if (NULL == n) {
+        return;
+    }
+    n->ninfo = 2;
+    PMIX_INFO_CREATE(n->info, n->ninfo);
+    if (NULL == n->info) {
+        free(n);
+        return;
+    }
+    PMIX_INFO_LOAD(&n->info[0], PMIX_EVENT_AFFECTED_PROC, proc, PMIX_PROC);
+    if (PMIX_EVENT_JOB_END == code) {
+        pmix_status_t term = 0 == exit_code ? PMIX_SUCCESS : PMIX_ERROR;
+        PMIX_INFO_LOAD(&n->info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+    } else {
+        PMIX_INFO_LOAD(&n->info[1], PMIX_EXIT_CODE, &exit_code, PMIX_INT);
+    }
+    pmix_status_t rc = PMIx_Notify_event(code, proc, PMIX_RANGE_SESSION, n->info, n->ninfo,
+                                         notified, n);
+    if (PMIX_SUCCESS != rc) {
+        notified(rc, n);
+    }
+}
+
+/* ---- start and stop --------------------------------------------------- */
+
+static pmix_server_module_t module = {
+    .client_connected = client_connected,
+    .client_finalized = client_finalized,
+    .abort = abort_fn,
+    .fence_nb = fence_nb,
+    .publish = publish,
+    .lookup = lookup,
+    .unpublish = unpublish,
+    .spawn = spawn,
+    .connect = connect_fn,
+    .disconnect = connect_fn,
+    .notify_event = notify_event,
+    .query = query,
+    .log = log_fn,
+    .job_control = job_control,
+    .client_connected2 = client_connected2,
+};
+
+pmix_status_t host_start(launcher_t *run)
+{
+    host_run = run;
+    if (0 != pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK)) {
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    wake_event = event_new(run->base, wake_fds[0], EV_READ | EV_PERSIST, drain, NULL);
+    if (NULL == wake_event || 0 != event_add(wake_event, NULL)) {
+        host_stop(run);
+        return PMIX_ERR_NOMEM;
+    }
+    /* The library shares drover's topology rather than loading its own:
+     * the value points at it (loading the value would copy it). */
+    pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, run->session.dir, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, run->session.dir, PMIX_STRING);
+    PMIX_INFO_CONSTRUCT(&info[2]);
+    PMIX_LOAD_KEY(info[2].key, PMIX_TOPOLOGY2);
+    info[2].value.type = PMIX_TOPO;
+    info[2].value.data.topo = &topology;
+    pmix_status_t rc = PMIx_server_init(&module, info, 3);
+    for (size_t i = 0; i < 2; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot start the PMIx server: %s\n",
+                PMIx_Error_string(rc));
+        host_stop(run);
+        return rc;
+    }
+    run->server_up = true;
+    return PMIX_SUCCESS;
+}
+
+void host_flush(launcher_t *run)
+{
+    if (NULL != wake_event) {
+        drain(wake_fds[0], EV_READ, NULL);
+    }
+}
+
+void host_stop(launcher_t *run)
+{
+    if (run->server_up) {
+        PMIx_server_finalize();
+        run->server_up = false;
+    }
+    /* Whatever arrived since host_flush is dropped unanswered: the library
+     * that would take the answers is gone, and so are the clients. */
+    pthread_mutex_lock(&queue_lock);
+    request_t *list = queue_head;
+    queue_head = NULL;
+    queue_tail = &queue_head;
+    pthread_mutex_unlock(&queue_lock);
+    while (NULL != list) {
+        request_t *r = list;
+        list = r->next;
+        request_free(r);
+    }
+    if (NULL != wake_event) {
+        event_free(wake_event);
+        wake_event = NULL;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (wake_fds[i] >= 0) {
+            close(wake_fds[i]);
+            wake_fds[i] = -1;
+        }
+    }
+}

@@ -1,0 +1,472 @@
+/*
+ * job.c - jobs and their processes: start, reap, end, events.
+ *
+ * Design notes:
+ *  - A job is one namespace: the command line's (index 0) or one made by
+ *    PMIx_Spawn. Its namespace is "drover-<pid>-<index>", so every
+ *    namespace of a run shares the session's shared-memory prefix.
+ *  - Starting a job: place it (mapping.c), describe it to the server
+ *    (jobinfo.c), register every client (all requests issued, then one
+ *    wait), then per process: its PROCDIR, its environment (the app's plus
+ *    PMIx_server_setup_fork's), its pipes, fork and exec.
+ *  - The run's exit status is fixed once, by the first failure: a process
+ *    exiting non-zero or killed by a signal (128+signal, with a one-line
+ *    message naming rank, pid and signal), PMIx_Abort, --timeout or a
+ *    signal to drover. Every failure ends every job: SIGTERM to the whole
+ *    process group, SIGKILL after the grace period. A process ended on a
+ *    client's request (PMIx_Job_control, PMIx_Abort's targets) is not a
+ *    failure.
+ *  - A reaped process is deregistered from the server at once, so a
+ *    collective waiting for it fails instead of hanging.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "launcher.h"
+#include "pmix.h"
+#include "pmix_server.h"
+
+launcher_job_t *job_create(launcher_t *run, launcher_app_t *apps, unsigned napps,
+                           const pmix_proc_t *parent)
+{
+    launcher_job_t *job = calloc(1, sizeof(*job));
+    launcher_job_t **grown = realloc(run->jobs, (run->njobs + 1) * sizeof(*grown));
+    if (NULL != grown) {
+        run->jobs = grown;
+    }
+    unsigned nprocs = 0;
+    for (unsigned a = 0; a < napps; a++) {
+        apps[a].first_rank = nprocs;
+        nprocs += apps[a].nprocs;
+    }
+    if (NULL == job || NULL == grown ||
+        NULL == (job->procs = calloc(nprocs, sizeof(*job->procs)))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        free(job);
+        for (unsigned a = 0; a < napps; a++) {
+            launch_free_env(apps[a].argv);
+            launch_free_env(apps[a].env);
+            free(apps[a].wdir);
+            free(apps[a].program);
+        }
+        free(apps);
+        return NULL;
+    }
+    job->run = run;
+    job->index = run->njobs;
+    snprintf(job->nspace, sizeof(job->nspace), "%s%u", run->session.shm_prefix, job->index);
+    job->apps = apps;
+    job->napps = napps;
+    job->nprocs = nprocs;
+    job->state = PMIX_JOB_STATE_UNDEF;
+    if (NULL != parent) {
+        job->spawned = true;
+        job->parent = *parent;
+    }
+    for (unsigned a = 0; a < napps; a++) {
+        for (unsigned r = 0; r < apps[a].nprocs; r++) {
+            job->procs[apps[a].first_rank + r].app = a;
+        }
+    }
+    run->jobs[run->njobs++] = job;
+    return job;
+}
+
+launcher_job_t *job_find(launcher_t *run, const char *nspace)
+{
+    for (unsigned j = 0; j < run->njobs; j++) {
+        if (PMIX_CHECK_NSPACE(run->jobs[j]->nspace, nspace)) {
+            return run->jobs[j];
+        }
+    }
+    return NULL;
+}
+
+launcher_proc_t *job_find_proc(launcher_t *run, const pmix_proc_t *proc, launcher_job_t **jobp)
+{
+    launcher_job_t *job = job_find(run, proc->nspace);
+    if (NULL != jobp) {
+        *jobp = job;
+    }
+    if (NULL == job || proc->rank >= job->nprocs) {
+        return NULL;
+    }
+    return &job->procs[proc->rank];
+}
+
+static void proc_name(const launcher_job_t *job, unsigned rank, pmix_proc_t *proc)
+{
+    PMIX_LOAD_PROCID(proc, job->nspace, rank);
+}
+
+/* How messages name a process: "rank 3" in the first job, "rank 3 of
+ * <nspace>" in a spawned one. */
+static const char *describe(const launcher_job_t *job, unsigned rank, char *buf, size_t size)
+{
+    if (0 == job->index) {
+        snprintf(buf, size, "rank %u", rank);
+    } else {
+        snprintf(buf, size, "rank %u of %s", rank, job->nspace);
+    }
+    return buf;
+}
+
+static void deregistered(pmix_status_t status, void *cbdata)
+{
+}
+
+/* ---- starting -------------------------------------------------------- */
+
+static pmix_status_t register_clients(launcher_job_t *job)
+{
+    host_op_t *op = host_op_begin();
+    if (NULL == op) {
+        return PMIX_ERR_NOMEM;
+    }
+    unsigned issued = 0;
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
+        pmix_proc_t proc;
+        proc_name(job, r, &proc);
+        rc = PMIx_server_register_client(&proc, getuid(), getgid(), &job->procs[r],
+                                         host_op_cbfunc, op);
+        if (PMIX_SUCCESS == rc) {
+            issued++;
+            job->procs[r].registered = true;
+        } else if (PMIX_OPERATION_SUCCEEDED == rc) {
+            job->procs[r].registered = true;
+            rc = PMIX_SUCCESS;
+        }
+    }
+    pmix_status_t waited = host_op_wait(op, issued);
+    return PMIX_SUCCESS != rc ? rc : waited;
+}
+
+/* Fork process r of job. */
+static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
+{
+    launcher_t *run = job->run;
+    launcher_proc_t *p = &job->procs[r];
+    launcher_app_t *app = &job->apps[p->app];
+    char name[16], tag[64], who[PMIX_MAX_NSLEN + 32];
+    snprintf(name, sizeof(name), "%u", r);
+    if (0 == job->index) {
+        snprintf(tag, sizeof(tag), "[%u] ", r);
+    } else {
+        snprintf(tag, sizeof(tag), "[%u.%u] ", job->index, r);
+    }
+    char *procdir = session_mkdir(job->nsdir, name);
+    char **env = launch_copy_env(app->env);
+    pmix_proc_t proc;
+    proc_name(job, r, &proc);
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    if (NULL == procdir || NULL == env) {
+        goto done;
+    }
+    rc = PMIx_server_setup_fork(&proc, &env);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot prepare %s: %s\n",
+                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
+        goto done;
+    }
+    launch_child_t child = {
+        .path = app->program,
+        .argv = app->argv,
+        .env = env,
+        .wdir = app->wdir,
+        .pgid = run->session.pgid,
+    };
+    bool with_stdin = 0 == job->index && 0 == r;
+    int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);
+    if (0 != err) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot make pipes for %s: %s\n",
+                describe(job, r, who, sizeof(who)), strerror(err));
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
+        goto done;
+    }
+    child.affinity = mapping_affinity(&job->map, &run->topo, r, &child.affinity_size);
+    pid_t pid = launch_fork(&child);
+    err = errno;
+    iof_launched(run->iof, p->stream, pid > 0);
+    if (NULL != child.affinity) {
+        CPU_FREE(child.affinity);
+    }
+    if (pid < 0) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot fork %s: %s\n",
+                describe(job, r, who, sizeof(who)), strerror(err));
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
+        goto done;
+    }
+    p->pid = pid;
+    p->alive = true;
+    job->nalive++;
+    run->nalive++;
+    run->nlaunched++;
+    rc = PMIX_SUCCESS;
+
+done:
+    free(procdir);
+    launch_free_env(env);
+    return rc;
+}
+
+/* The part of job_start that can fail before any process exists. */
+static pmix_status_t prepare(launcher_job_t *job)
+{
+    launcher_t *run = job->run;
+    char what[PMIX_MAX_NSLEN + 32];
+    snprintf(what, sizeof(what), "%s", 0 == job->index ? "the job" : job->nspace);
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (NULL == job->map.cpusets) {
+        rc = mapping_place(&job->map, &run->topo, run->opts, job->nprocs, run->nalive, what);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    job->node_rank_base = run->nlaunched;
+    job->nsdir = session_mkdir(run->session.dir, job->nspace);
+    if (NULL == job->nsdir) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot create the directory of %s\n", job->nspace);
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    rc = jobinfo_register(job);
+    if (PMIX_SUCCESS == rc) {
+        job->registered = true;
+        rc = register_clients(job);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": the PMIx server refused %s: %s\n", what,
+                PMIx_Error_string(rc));
+    }
+    return rc;
+}
+
+pmix_status_t job_start(launcher_job_t *job)
+{
+    launcher_t *run = job->run;
+    pmix_status_t rc = prepare(job);
+    if (PMIX_SUCCESS != rc) {
+        job->state = PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
+        return rc;
+    }
+    job->state = PMIX_JOB_STATE_LAUNCH_UNDERWAY;
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        rc = launch_one(job, r);
+        if (PMIX_SUCCESS != rc) {
+            job->state = job->nalive > 0 ? PMIX_JOB_STATE_RUNNING
+                                         : PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
+            job_fail(run, LAUNCHER_EXIT_FAILURE, NULL);
+            return rc;
+        }
+    }
+    job->state = PMIX_JOB_STATE_RUNNING;
+    return PMIX_SUCCESS;
+}
+
+/* ---- ending ---------------------------------------------------------- */
+
+static void arm_grace(launcher_t *run)
+{
+    double g = run->opts->grace;
+    struct timeval tv = {(time_t)g, (suseconds_t)((g - (double)(time_t)g) * 1e6)};
+    if (NULL != run->grace_timer && !evtimer_pending(run->grace_timer, NULL)) {
+        evtimer_add(run->grace_timer, &tv);
+    }
+}
+
+void job_end_all(launcher_t *run, int sig)
+{
+    if (run->ending) {
+        return;
+    }
+    run->ending = true;
+    for (unsigned j = 0; j < run->njobs; j++) {
+        launcher_job_t *job = run->jobs[j];
+        for (unsigned r = 0; r < job->nprocs; r++) {
+            if (job->procs[r].alive) {
+                job->procs[r].terminating = true;
+                /* A process that left the group still gets the signal. */
+                kill(job->procs[r].pid, sig);
+            }
+        }
+    }
+    session_signal_all(&run->session, sig, false);
+    arm_grace(run);
+}
+
+void job_fail(launcher_t *run, int status, const char *fmt, ...)
+{
+    if (NULL != fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fputc('\n', stderr);
+    }
+    if (!run->status_fixed) {
+        run->status_fixed = true;
+        run->status = status;
+    }
+    job_end_all(run, SIGTERM);
+}
+
+void job_signal_proc(launcher_t *run, launcher_proc_t *p, int sig)
+{
+    if (p->alive) {
+        if (SIGCONT != sig && SIGSTOP != sig) {
+            p->requested_end = true;
+        }
+        kill(p->pid, sig);
+    }
+}
+
+void job_terminate_proc(launcher_t *run, launcher_proc_t *p)
+{
+    if (p->alive) {
+        job_signal_proc(run, p, SIGTERM);
+        p->terminating = true;
+        arm_grace(run);
+    }
+}
+
+void job_grace_expired(launcher_t *run)
+{
+    for (unsigned j = 0; j < run->njobs; j++) {
+        launcher_job_t *job = run->jobs[j];
+        for (unsigned r = 0; r < job->nprocs; r++) {
+            launcher_proc_t *p = &job->procs[r];
+            if (p->alive && (p->terminating || run->ending)) {
+                kill(p->pid, SIGKILL);
+            }
+        }
+    }
+    if (run->ending) {
+        session_signal_all(&run->session, SIGKILL, false);
+    }
+}
+
+/* ---- reaping --------------------------------------------------------- */
+
+static void job_ended(launcher_t *run, launcher_job_t *job)
+{
+    job->state = 0 == job->exit_code ? PMIX_JOB_STATE_TERMINATED
+                                     : PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
+    pmix_proc_t all;
+    proc_name(job, PMIX_RANK_WILDCARD, &all);
+    pubsub_forget(run->pubsub, &all);
+    if (job->notify_completion) {
+        host_notify(run, PMIX_EVENT_JOB_END, &all, job->exit_code);
+    }
+}
+
+static void proc_ended(launcher_t *run, launcher_job_t *job, unsigned rank, int wstatus)
+{
+    launcher_proc_t *p = &job->procs[rank];
+    pmix_proc_t proc;
+    proc_name(job, rank, &proc);
+    p->alive = false;
+    job->nalive--;
+    run->nalive--;
+    iof_exited(run->iof, p->stream);
+    if (p->registered) {
+        PMIx_server_deregister_client(&proc, deregistered, NULL);
+        p->registered = false;
+    }
+    pubsub_forget(run->pubsub, &proc);
+    char who[PMIX_MAX_NSLEN + 32];
+    describe(job, rank, who, sizeof(who));
+    bool expected = run->ending || p->requested_end;
+    if (WIFSIGNALED(wstatus)) {
+        int sig = WTERMSIG(wstatus);
+        p->exit_code = 128 + sig;
+        if (!expected) {
+            host_notify(run, PMIX_ERR_PROC_ABORTED, &proc, p->exit_code);
+            job_fail(run, p->exit_code, LAUNCHER_NAME ": %s (pid %d) was killed by signal %d (%s)",
+                     who, (int)p->pid, sig, strsignal(sig));
+        }
+    } else {
+        p->exit_code = WEXITSTATUS(wstatus);
+        if (0 != p->exit_code && !expected) {
+            host_notify(run, PMIX_ERR_PROC_ABORTED, &proc, p->exit_code);
+            job_fail(run, p->exit_code, LAUNCHER_NAME ": %s (pid %d) exited with status %d", who,
+                     (int)p->pid, p->exit_code);
+        }
+    }
+    if (0 != p->exit_code && 0 == job->exit_code) {
+        job->exit_code = p->exit_code;
+    }
+    if (0 == job->nalive && job->state >= PMIX_JOB_STATE_RUNNING) {
+        job_ended(run, job);
+    }
+}
+
+void job_reap(launcher_t *run)
+{
+    int wstatus;
+    pid_t pid;
+    while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+        if (!WIFEXITED(wstatus) && !WIFSIGNALED(wstatus)) {
+            continue;
+        }
+        for (unsigned j = 0; j < run->njobs; j++) {
+            launcher_job_t *job = run->jobs[j];
+            for (unsigned r = 0; r < job->nprocs; r++) {
+                if (job->procs[r].alive && job->procs[r].pid == pid) {
+                    proc_ended(run, job, r, wstatus);
+                    goto next;
+                }
+            }
+        }
+        /* The anchor, or an orphan drover adopted: nothing to report. */
+        if (pid == run->session.pgid) {
+            run->session.anchor_alive = false;
+        }
+    next:;
+    }
+    run_check_done(run);
+}
+
+/* ---- teardown -------------------------------------------------------- */
+
+void job_destroy(launcher_job_t *job)
+{
+    if (NULL == job) {
+        return;
+    }
+    launcher_t *run = job->run;
+    if (run->server_up) {
+        for (unsigned r = 0; r < job->nprocs; r++) {
+            if (job->procs[r].registered) {
+                pmix_proc_t proc;
+                proc_name(job, r, &proc);
+                PMIx_server_deregister_client(&proc, deregistered, NULL);
+            }
+        }
+        if (job->registered) {
+            host_op_t *op = host_op_begin();
+            if (NULL != op) {
+                PMIx_server_deregister_nspace(job->nspace, host_op_cbfunc, op);
+                host_op_wait(op, 1);
+            }
+        }
+    }
+    for (unsigned a = 0; a < job->napps; a++) {
+        launch_free_env(job->apps[a].argv);
+        launch_free_env(job->apps[a].env);
+        free(job->apps[a].wdir);
+        free(job->apps[a].program);
+    }
+    free(job->apps);
+    free(job->procs);
+    mapping_release(&job->map);
+    free(job->nsdir);
+    free(job);
+}

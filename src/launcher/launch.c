@@ -1,0 +1,317 @@
+/*
+ * launch.c - environments, the program's path, fork and exec.
+ *
+ * Design notes:
+ *  - The base environment is drover's own minus the variables of any PMIx
+ *    job drover itself runs in (PMIX_*, PMIx server contact variables):
+ *    a rank must talk to drover's server, never to an enclosing one. The
+ *    -x settings come next, then drover's libpmix.so.2 directory is put
+ *    first on LD_LIBRARY_PATH so that ranks load the same library as the
+ *    server they talk to (--no-libpmix-path turns that off). The
+ *    directory is the one the dynamic linker actually chose for drover,
+ *    found with dladdr on a PMIx symbol.
+ *  - The program is resolved before anything is started, as execvp would
+ *    (PATH of the ranks' environment, relative names against --wdir), so
+ *    that a missing program is one clear message, not N failed ranks.
+ *  - Everything the child needs is computed before fork: between fork and
+ *    exec a threaded process may only make async-signal-safe calls. The
+ *    child joins the session's process group, applies its binding, moves
+ *    its pipes onto 0-2 and execs; PR_SET_PDEATHSIG makes it die with
+ *    drover should drover be killed before the anchor can act.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "launcher.h"
+#include "pmix_server.h"
+
+extern char **environ;
+
+void launch_free_env(char **env)
+{
+    if (NULL != env) {
+        for (char **e = env; NULL != *e; e++) {
+            free(*e);
+        }
+        free(env);
+    }
+}
+
+static size_t env_count(char *const *env)
+{
+    size_t n = 0;
+    while (NULL != env && NULL != env[n]) {
+        n++;
+    }
+    return n;
+}
+
+char **launch_copy_env(char *const *env)
+{
+    size_t n = env_count(env);
+    char **copy = calloc(n + 1, sizeof(*copy));
+    if (NULL == copy) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (NULL == (copy[i] = strdup(env[i]))) {
+            launch_free_env(copy);
+            return NULL;
+        }
+    }
+    return copy;
+}
+
+/* Does entry ("NAME=value") set name? */
+static bool sets(const char *entry, const char *name, size_t len)
+{
+    return 0 == strncmp(entry, name, len) && '=' == entry[len];
+}
+
+char **launch_setenv(char **env, const char *name, const char *value)
+{
+    size_t len = strlen(name), n = env_count(env);
+    char *entry;
+    if (asprintf(&entry, "%s=%s", name, value) < 0) {
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (sets(env[i], name, len)) {
+            free(env[i]);
+            env[i] = entry;
+            return env;
+        }
+    }
+    char **grown = realloc(env, (n + 2) * sizeof(*grown));
+    if (NULL == grown) {
+        free(entry);
+        return NULL;
+    }
+    grown[n] = entry;
+    grown[n + 1] = NULL;
+    return grown;
+}
+
+const char *launch_libpmix_dir(void)
+{
+    static char dir[PATH_MAX];
+    Dl_info info;
+    if ('\0' == dir[0]) {
+        if (0 == dladdr((void *)PMIx_server_init, &info) || NULL == info.dli_fname ||
+            NULL == realpath(info.dli_fname, dir)) {
+            return NULL;
+        }
+        char *slash = strrchr(dir, '/');
+        if (NULL == slash) {
+            dir[0] = '\0';
+            return NULL;
+        }
+        *slash = '\0';
+    }
+    return dir;
+}
+
+/* Variables that would point a rank at another PMIx server or job; the
+ * user's library settings (PMIX_MCA_*) stay. */
+static bool inherited_pmix(const char *entry)
+{
+    return 0 == strncmp(entry, "PMIX_", 5) && 0 != strncmp(entry, "PMIX_MCA_", 9);
+}
+
+char **launch_base_env(const launcher_options_t *opts)
+{
+    size_t n = env_count(environ);
+    char **env = calloc(n + 1, sizeof(*env));
+    if (NULL == env) {
+        return NULL;
+    }
+    size_t kept = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!inherited_pmix(environ[i]) && NULL == (env[kept++] = strdup(environ[i]))) {
+            goto fail;
+        }
+    }
+    for (size_t i = 0; i < opts->nexports; i++) {
+        const char *eq = strchr(opts->exports[i], '=');
+        char name[256];
+        const char *value;
+        if (NULL != eq) {
+            snprintf(name, sizeof(name), "%.*s", (int)(eq - opts->exports[i]), opts->exports[i]);
+            value = eq + 1;
+        } else {
+            snprintf(name, sizeof(name), "%s", opts->exports[i]);
+            value = getenv(name);
+            if (NULL == value) {
+                continue;
+            }
+        }
+        char **grown = launch_setenv(env, name, value);
+        if (NULL == grown) {
+            goto fail;
+        }
+        env = grown;
+    }
+    const char *libdir = launch_libpmix_dir();
+    if (!opts->no_lib_path && NULL != libdir) {
+        const char *old = NULL;
+        for (char **e = env; NULL != *e; e++) {
+            if (sets(*e, "LD_LIBRARY_PATH", 15)) {
+                old = *e + 16;
+            }
+        }
+        char *path;
+        if (asprintf(&path, "%s%s%s", libdir, NULL != old && '\0' != *old ? ":" : "",
+                     NULL != old ? old : "") < 0) {
+            goto fail;
+        }
+        char **grown = launch_setenv(env, "LD_LIBRARY_PATH", path);
+        free(path);
+        if (NULL == grown) {
+            goto fail;
+        }
+        env = grown;
+    }
+    return env;
+
+fail:
+    launch_free_env(env);
+    return NULL;
+}
+
+/* Can path be executed? 0, or an exit status with *why. */
+static int check_file(const char *path, const char **why)
+{
+    struct stat st;
+    if (0 != stat(path, &st)) {
+        *why = ENOENT == errno || ENOTDIR == errno ? "no such file" : strerror(errno);
+        return ENOENT == errno || ENOTDIR == errno ? LAUNCHER_EXIT_NOTFOUND
+                                                   : LAUNCHER_EXIT_NOEXEC;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        *why = "is a directory";
+        return LAUNCHER_EXIT_NOEXEC;
+    }
+    if (0 != access(path, X_OK)) {
+        *why = "permission denied";
+        return LAUNCHER_EXIT_NOEXEC;
+    }
+    return 0;
+}
+
+int launch_resolve(const char *name, char *const *env, const char *wdir, char **path,
+                   const char **why)
+{
+    *path = NULL;
+    if ('\0' == name[0]) {
+        *why = "empty program name";
+        return LAUNCHER_EXIT_NOTFOUND;
+    }
+    if (NULL != strchr(name, '/')) {
+        char *full;
+        if ('/' == name[0] || NULL == wdir) {
+            full = strdup(name);
+        } else if (asprintf(&full, "%s/%s", wdir, name) < 0) {
+            full = NULL;
+        }
+        if (NULL == full) {
+            *why = "out of memory";
+            return LAUNCHER_EXIT_FAILURE;
+        }
+        int rc = check_file(full, why);
+        if (0 != rc) {
+            free(full);
+            return rc;
+        }
+        *path = full;
+        return 0;
+    }
+    const char *search = "/usr/local/bin:/usr/bin:/bin";
+    for (char *const *e = env; NULL != e && NULL != *e; e++) {
+        if (sets(*e, "PATH", 4)) {
+            search = *e + 5;
+        }
+    }
+    int result = LAUNCHER_EXIT_NOTFOUND;
+    *why = "not found in PATH";
+    for (const char *dir = search;; dir = strchr(dir, ':') + 1) {
+        size_t len = strcspn(dir, ":");
+        char *full;
+        /* An empty PATH element means the working directory. */
+        if (asprintf(&full, "%.*s%s%s", (int)len, 0 == len ? (NULL != wdir ? wdir : ".") : dir,
+                     "/", name) < 0) {
+            *why = "out of memory";
+            return LAUNCHER_EXIT_FAILURE;
+        }
+        const char *reason;
+        int rc = check_file(full, &reason);
+        if (0 == rc) {
+            *path = full;
+            return 0;
+        }
+        free(full);
+        if (LAUNCHER_EXIT_NOEXEC == rc) {
+            result = rc;
+            *why = reason;
+        }
+        if (':' != dir[len]) {
+            break;
+        }
+    }
+    return result;
+}
+
+/* The child's side of launch_fork: async-signal-safe calls only. */
+static void child(const launch_child_t *c)
+{
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    setpgid(0, c->pgid);
+    if (NULL != c->affinity) {
+        sched_setaffinity(0, c->affinity_size, c->affinity);
+    }
+    /* exec resets caught signals; the one drover ignores must be reset
+     * here, and the mask cleared. */
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    sigaction(SIGPIPE, &dfl, NULL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    for (int fd = 0; fd < 3; fd++) {
+        if (c->fds[fd] == fd) {
+            fcntl(fd, F_SETFD, 0);
+        } else if (dup2(c->fds[fd], fd) < 0) {
+            _exit(LAUNCHER_EXIT_NOEXEC);
+        }
+    }
+    if (NULL != c->wdir && 0 != chdir(c->wdir)) {
+        static const char msg[] = LAUNCHER_NAME ": cannot enter the working directory\n";
+        (void)!write(2, msg, sizeof(msg) - 1);
+        _exit(LAUNCHER_EXIT_NOEXEC);
+    }
+    execve(c->path, c->argv, c->env);
+    static const char msg[] = LAUNCHER_NAME ": execve failed\n";
+    (void)!write(2, msg, sizeof(msg) - 1);
+    _exit(ENOENT == errno ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC);
+}
+
+pid_t launch_fork(const launch_child_t *c)
+{
+    pid_t pid = fork();
+    if (0 == pid) {
+        child(c);
+    }
+    if (pid > 0) {
+        /* Set from both sides: the group must be right before drover
+         * could signal it. */
+        setpgid(pid, c->pgid);
+    }
+    return pid;
+}

@@ -1,0 +1,432 @@
+/*
+ * launcher.h - what the files of `drover run` share.
+ *
+ * `drover run` is a PMIx host, as mpirun or slurmstepd are: it starts the
+ * server library through the public pmix_server.h API, describes each job
+ * (namespace) to it, forks the processes and runs one event loop (libevent,
+ * in the main thread) until every process of every job has ended. The
+ * first job comes from the command line; PMIx_Spawn adds more, in the same
+ * run. One file per concern:
+ *
+ *   run.c      the command itself: the steps of a run, in order; signals,
+ *              --timeout and the exit status
+ *   options.c  the command line
+ *   mapping.c  hwloc: slots, where each process goes and what it is bound to
+ *   session.c  the session directory, the process group of every job and
+ *              the anchor process that cleans both up if drover dies
+ *   launch.c   environments, the program's path, fork and exec
+ *   iof.c      stdin to rank 0, stdout and stderr back in whole lines
+ *   job.c      jobs and their processes: start, reap, end, events
+ *   jobinfo.c  the job description handed to PMIx_server_register_nspace
+ *   host.c     the pmix_server_module_t the server library calls, and the
+ *              queue that carries its requests to the main thread
+ *   pubsub.c   the publish/lookup store
+ *   query.c    PMIx_Query_info answers about jobs and processes
+ *   spawn.c    PMIx_Spawn: a new job from a client's apps
+ *
+ * Threads: everything runs in the main thread except the module functions
+ * of host.c, which the server library calls from its progress thread; they
+ * copy their arguments into a request and queue it for the main thread.
+ */
+#ifndef DROVER_LAUNCHER_H
+#define DROVER_LAUNCHER_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include <hwloc.h>
+
+#include "pmix_common.h"
+
+struct event_base;
+struct event;
+
+/* The prefix of every message drover run prints about itself. */
+#define LAUNCHER_NAME "drover run"
+
+/* Exit statuses of drover run itself, beside the ranks' own. */
+#define LAUNCHER_EXIT_FAILURE 1      /* the launch itself failed */
+#define LAUNCHER_EXIT_USAGE 2        /* bad command line */
+#define LAUNCHER_EXIT_TIMEOUT 124    /* --timeout expired (as timeout(1)) */
+#define LAUNCHER_EXIT_NOEXEC 126     /* the program cannot be executed */
+#define LAUNCHER_EXIT_NOTFOUND 127   /* the program does not exist */
+
+typedef struct launcher launcher_t;
+typedef struct launcher_job launcher_job_t;
+
+/* ---- options.c -------------------------------------------------------- */
+
+/* Mapping and binding policies: which hwloc objects processes are spread
+ * over (--map-by) and which object each is confined to (--bind-to). */
+typedef enum {
+    POLICY_NONE,     /* --bind-to only: no binding */
+    POLICY_SLOT,     /* --map-by only: a core, or a hardware thread with
+                      * --use-hwthread-cpus */
+    POLICY_CORE,
+    POLICY_HWTHREAD,
+    POLICY_NUMA,
+    POLICY_SOCKET,
+    POLICY_DEFAULT,  /* not given on the command line */
+} launcher_policy_t;
+
+typedef struct launcher_options {
+    unsigned nranks;
+    char **argv;              /* program and arguments; borrowed from main */
+    const char **exports;     /* -x VAR[=value], in order; the array is
+                               * options.c's, the strings main's */
+    size_t nexports;
+    const char *wdir;         /* NULL: drover's own working directory */
+    bool tag_output;
+    double timeout;           /* seconds; 0: none */
+    double grace;             /* seconds from SIGTERM to SIGKILL */
+    launcher_policy_t map_by;
+    launcher_policy_t bind_to;
+    bool oversubscribe;
+    bool use_hwthreads;
+    bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
+} launcher_options_t;
+
+/* Outcome of options_parse. */
+enum { OPTIONS_RUN, OPTIONS_HELP, OPTIONS_ERROR };
+
+/* Fill opts from argv (argv[0] is "run"). OPTIONS_HELP: usage was printed
+ * to stdout; OPTIONS_ERROR: a one-line message was printed to stderr. On
+ * OPTIONS_RUN the caller releases opts with options_release. */
+int options_parse(int argc, char **argv, launcher_options_t *opts);
+
+/* Free what options_parse allocated. Accepts a zeroed struct. */
+void options_release(launcher_options_t *opts);
+
+/* The command-line name of a policy ("core", "none", ...). Static. */
+const char *options_policy_name(launcher_policy_t policy);
+
+/* ---- mapping.c -------------------------------------------------------- */
+
+typedef struct launcher_topology {
+    hwloc_topology_t topology;   /* loaded once, without I/O devices */
+    hwloc_obj_type_t slot_type;  /* HWLOC_OBJ_CORE or HWLOC_OBJ_PU */
+    unsigned slots;
+} launcher_topology_t;
+
+/* Where the processes of one job run. */
+typedef struct launcher_map {
+    launcher_policy_t map_by;    /* as applied: never DEFAULT */
+    launcher_policy_t bind_to;
+    unsigned nprocs;
+    hwloc_bitmap_t *cpusets;     /* per process: the CPUs it may run on (the
+                                  * whole node when unbound) */
+} launcher_map_t;
+
+/* Load this node's topology. Returns 0, or LAUNCHER_EXIT_FAILURE after a
+ * one-line message. Release with mapping_unload. */
+int mapping_load(launcher_topology_t *topo, bool use_hwthreads);
+void mapping_unload(launcher_topology_t *topo);
+
+/* Place nprocs processes after the `running` already on the node (they
+ * take the following slots). Refuses (a one-line message naming what,
+ * PMIX_ERR_OUT_OF_RESOURCE) more processes than slots without
+ * --oversubscribe. On failure nothing is left allocated; on success release
+ * with mapping_release. */
+pmix_status_t mapping_place(launcher_map_t *map, const launcher_topology_t *topo,
+                            const launcher_options_t *opts, unsigned nprocs, unsigned running,
+                            const char *what);
+
+/* The glibc affinity mask binding process p, for the child to apply before
+ * exec; NULL when unbound or out of memory. *size is its size in bytes.
+ * Caller frees with CPU_FREE. */
+cpu_set_t *mapping_affinity(const launcher_map_t *map, const launcher_topology_t *topo,
+                            unsigned p, size_t *size);
+
+/* Free the placements. Accepts a zeroed struct. */
+void mapping_release(launcher_map_t *map);
+
+/* ---- session.c -------------------------------------------------------- */
+
+typedef struct launcher_session {
+    char *dir;        /* the session directory: PMIX_SERVER_TMPDIR and
+                       * PMIX_TMPDIR of every job */
+    char *shm_prefix; /* "drover-<pid>-": every job's /dev/shm segments */
+    pid_t pgid;       /* the anchor's pid: the process group of every job */
+    bool anchor_alive;
+    int anchor_fd;    /* closing it tells the anchor drover is gone */
+} launcher_session_t;
+
+/* Create the session directory and the anchor. Call before any thread
+ * starts. Returns 0, or LAUNCHER_EXIT_FAILURE after a one-line message with
+ * nothing left behind. */
+int session_create(launcher_session_t *s, double grace);
+
+/* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
+char *session_mkdir(const char *dir, const char *name);
+
+/* Send sig to every process in the session's process group but the anchor
+ * (and, with adopted, to every child drover adopted as subreaper). */
+void session_signal_all(const launcher_session_t *s, int sig, bool adopted);
+
+/* Kill whatever is left, reap it, remove the session directory and the
+ * jobs' shared-memory segments and release s. Accepts a session never
+ * created. */
+void session_destroy(launcher_session_t *s);
+
+/* ---- iof.c ------------------------------------------------------------ */
+
+typedef struct iof iof_t;
+
+/* Start forwarding; closed(arg) runs in the loop whenever an output
+ * stream reaches its end. Caller frees with iof_destroy. */
+iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void *arg),
+                  void *arg);
+
+/* Make the pipes of a process whose output is tagged with tag (NULL:
+ * none); fds receives the descriptors the child must dup2 onto 0, 1 and 2
+ * (all close-on-exec; stdin is /dev/null unless with_stdin). *stream is
+ * the handle for the other calls. Returns 0 or an errno. */
+int iof_prepare(iof_t *iof, const char *tag, bool with_stdin, int fds[3], void **stream);
+
+/* After fork: close the child's ends and start reading its output
+ * (started) or, when the fork failed, drop everything (!started). */
+void iof_launched(iof_t *iof, void *stream, bool started);
+
+/* The process has exited: stop forwarding stdin to it. */
+void iof_exited(iof_t *iof, void *stream);
+
+/* Output streams still open. */
+unsigned iof_open_streams(const iof_t *iof);
+
+/* Write text to drover's fd 1 or 2 as whole lines, as if from the stream
+ * (tagged alike; NULL: untagged), adding a newline if text lacks one. */
+void iof_message(iof_t *iof, void *stream, int fd, const char *text);
+
+/* Stop everything, writing out what is buffered. Accepts NULL. */
+void iof_destroy(iof_t *iof);
+
+/* ---- launch.c --------------------------------------------------------- */
+
+/* The environment every process starts from: drover's, without variables
+ * of an enclosing PMIx job (PMIX_*), with the -x settings applied and, by
+ * default, drover's libpmix.so.2 directory first on LD_LIBRARY_PATH. NULL
+ * when memory runs out. Caller frees with launch_free_env. */
+char **launch_base_env(const launcher_options_t *opts);
+
+/* A copy of env with name=value set (replacing name's old value). NULL
+ * when memory runs out; env is unchanged either way. */
+char **launch_setenv(char **env, const char *name, const char *value);
+char **launch_copy_env(char *const *env);
+void launch_free_env(char **env);
+
+/* The directory of the libpmix.so.2 this process uses. Static; NULL if
+ * unknown. */
+const char *launch_libpmix_dir(void);
+
+/* Find the program as execve in wdir would, searching env's PATH when the
+ * name has no '/'. Returns 0 with *path (caller frees), or
+ * LAUNCHER_EXIT_NOTFOUND / LAUNCHER_EXIT_NOEXEC with *why set to a static
+ * reason. */
+int launch_resolve(const char *name, char *const *env, const char *wdir, char **path,
+                   const char **why);
+
+/* What the child of fork needs; all prepared in the parent. */
+typedef struct launch_child {
+    const char *path;
+    char *const *argv;
+    char *const *env;
+    const char *wdir;     /* NULL: stay */
+    int fds[3];           /* onto 0, 1, 2 */
+    pid_t pgid;           /* process group to join */
+    cpu_set_t *affinity;  /* NULL: unbound */
+    size_t affinity_size;
+} launch_child_t;
+
+/* Fork and exec. Returns the pid, or -1 with errno set. */
+pid_t launch_fork(const launch_child_t *child);
+
+/* ---- job.c ------------------------------------------------------------ */
+
+typedef struct launcher_app {
+    char **argv;          /* owned */
+    char **env;           /* the app's processes' environment, owned */
+    char *wdir;           /* owned; NULL: drover's working directory */
+    char *program;        /* resolved path, owned */
+    unsigned nprocs;
+    unsigned first_rank;
+} launcher_app_t;
+
+typedef struct launcher_proc {
+    pid_t pid;             /* 0 until launched */
+    unsigned app;
+    bool alive;            /* launched and not yet reaped */
+    bool registered;       /* PMIx_server_register_client done */
+    bool connected;        /* called PMIx_Init */
+    bool finalized;        /* called PMIx_Finalize */
+    bool requested_end;    /* signalled through PMIx_Job_control/Abort */
+    bool terminating;      /* SIGTERM sent: SIGKILL when the grace ends */
+    int exit_code;         /* once reaped: status, or 128+signal */
+    void *stream;          /* iof.c's */
+} launcher_proc_t;
+
+struct launcher_job {
+    launcher_t *run;
+    unsigned index;                   /* 0: the command line's job */
+    char nspace[PMIX_MAX_NSLEN + 1];
+    bool spawned;
+    pmix_proc_t parent;               /* when spawned */
+    launcher_app_t *apps;
+    unsigned napps;
+    unsigned nprocs;
+    unsigned node_rank_base;          /* processes on the node before it */
+    launcher_proc_t *procs;
+    launcher_map_t map;
+    char *nsdir;
+    unsigned nalive;
+    bool registered;                  /* register_nspace done */
+    bool notify_completion;           /* tell the parent when it ends */
+    pmix_job_state_t state;
+    int exit_code;                    /* first non-zero of its processes */
+};
+
+/* Create a job of napps apps (apps are moved into the job, which owns them
+ * afterwards even on failure) and add it to the run. Returns NULL after a
+ * message when memory runs out. */
+launcher_job_t *job_create(launcher_t *run, launcher_app_t *apps, unsigned napps,
+                           const pmix_proc_t *parent);
+
+/* Place, register and launch every process of job. On failure returns an
+ * error after a one-line message; the processes started are ended (the run
+ * reaps them) and the job stays in the run's list. */
+pmix_status_t job_start(launcher_job_t *job);
+
+/* The job whose namespace is nspace, or NULL. */
+launcher_job_t *job_find(launcher_t *run, const char *nspace);
+
+/* The process proc names, or NULL (unknown, or a wildcard rank). */
+launcher_proc_t *job_find_proc(launcher_t *run, const pmix_proc_t *proc, launcher_job_t **job);
+
+/* Reap every child that has exited and act on it. */
+void job_reap(launcher_t *run);
+
+/* End the run because of a failure: the first call fixes the exit status,
+ * prints the one-line message (when fmt is not NULL) and terminates every
+ * process still running. Later calls only print their message. */
+void job_fail(launcher_t *run, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* End every running process: sig (SIGTERM, or the signal drover got),
+ * then SIGKILL after the grace period. */
+void job_end_all(launcher_t *run, int sig);
+
+/* SIGTERM one process on request of a client, SIGKILL after the grace
+ * period; its death is then not a failure of the run. */
+void job_terminate_proc(launcher_t *run, launcher_proc_t *proc);
+
+/* The grace period is over: SIGKILL what was asked to terminate. */
+void job_grace_expired(launcher_t *run);
+
+/* Send sig to one process on request of a client: its death by sig is
+ * then not a failure of the run. */
+void job_signal_proc(launcher_t *run, launcher_proc_t *proc, int sig);
+
+/* Deregister the job's clients and namespace and free it. */
+void job_destroy(launcher_job_t *job);
+
+/* ---- jobinfo.c -------------------------------------------------------- */
+
+/* Describe job to the server (PMIx_server_register_nspace) and wait for
+ * it. */
+pmix_status_t jobinfo_register(launcher_job_t *job);
+
+/* ---- host.c ----------------------------------------------------------- */
+
+/* Start the server library with drover's module. Returns PMIX_SUCCESS or
+ * the server's error; on failure nothing is left running. */
+pmix_status_t host_start(launcher_t *run);
+
+/* Carry out every queued request now (before tearing the run down). */
+void host_flush(launcher_t *run);
+
+/* Stop the server library (its socket and directory go away) and drop
+ * requests still queued. Accepts a host never started. */
+void host_stop(launcher_t *run);
+
+/* Raise event code about proc (rank PMIX_RANK_WILDCARD: its job) for the
+ * clients, with the exit code when known. */
+void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, int exit_code);
+
+/* Wait, in the main thread, for a server call taking a pmix_op_cbfunc_t:
+ * host_op_begin gives the cbfunc and cbdata to pass, host_op_wait waits
+ * for the given number of callbacks and returns the first error. */
+typedef struct host_op host_op_t;
+host_op_t *host_op_begin(void);
+void host_op_cbfunc(pmix_status_t status, void *cbdata);
+pmix_status_t host_op_wait(host_op_t *op, unsigned ncalls);
+
+/* ---- pubsub.c --------------------------------------------------------- */
+
+typedef struct pubsub pubsub_t;
+
+/* Caller frees with pubsub_destroy, which answers waiting lookups. */
+pubsub_t *pubsub_create(struct event_base *base);
+void pubsub_destroy(pubsub_t *ps);
+
+/* The module requests, in the main thread; they own nothing passed. */
+pmix_status_t pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
+                             size_t ninfo);
+void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmix_info_t *info,
+                   size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys,
+                               const pmix_info_t *info, size_t ninfo);
+
+/* Drop what outlives nothing any more: data of proc published with
+ * PMIX_PERSIST_PROC (rank is a real rank), or of its job with
+ * PMIX_PERSIST_APP (rank PMIX_RANK_WILDCARD). */
+void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc);
+
+/* ---- query.c ---------------------------------------------------------- */
+
+/* Answer requester's queries about the run's jobs and processes through
+ * cbfunc. */
+void query_answer(launcher_t *run, const pmix_proc_t *requester, const pmix_query_t *queries,
+                  size_t nqueries, pmix_info_cbfunc_t cbfunc, void *cbdata);
+
+/* ---- spawn.c ---------------------------------------------------------- */
+
+/* Start a new job for requestor from apps; cbfunc gets its namespace once
+ * every process has started, or an error. */
+void spawn_job(launcher_t *run, const pmix_proc_t *requestor, const pmix_info_t *job_info,
+               size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+               void *cbdata);
+
+/* ---- run.c: the run itself -------------------------------------------- */
+
+struct launcher {
+    const launcher_options_t *opts;
+    struct event_base *base;
+    launcher_topology_t topo;
+    launcher_session_t session;
+    iof_t *iof;
+    pubsub_t *pubsub;
+    char hostname[256];
+    char **base_env;              /* launch_base_env */
+    launcher_job_t **jobs;
+    unsigned njobs;
+    unsigned nalive;              /* processes of every job */
+    unsigned nlaunched;           /* ever, for node ranks and mapping */
+    bool server_up;
+    bool status_fixed;            /* the exit status is decided */
+    int status;
+    bool ending;                  /* terminating everything */
+    int interrupted_by;           /* signal that made drover end, or 0 */
+    struct event *grace_timer;
+    struct event *drain_timer;
+    double started;               /* monotonic seconds */
+};
+
+/* Check whether the run is over (every process reaped, output drained)
+ * and stop the loop if so. */
+void run_check_done(launcher_t *run);
+
+/* Monotonic time in seconds. */
+double run_now(void);
+
+#endif /* DROVER_LAUNCHER_H */

@@ -1,0 +1,436 @@
+/*
+ * pubsub.c - the publish/lookup store behind PMIx_Publish, PMIx_Lookup
+ *            and PMIx_Unpublish.
+ *
+ * Design notes:
+ *  - The host keeps the store, as the contract says: one list of entries
+ *    {key, value, publisher, range, persistence}, all in the main thread.
+ *  - Ranges decide visibility both ways: an entry is seen by a requester
+ *    its range admits, and a lookup's own PMIX_RANGE limits which
+ *    publishers it sees. Everything runs on one node in one session, so
+ *    RM, LOCAL, SESSION, GLOBAL and UNDEF admit everyone; NAMESPACE admits
+ *    the publisher's namespace; PROC_LOCAL the publisher only.
+ *  - A key may be published once per range: publishing it again where the
+ *    two would see each other is PMIX_ERR_DUPLICATE_KEY, and a publish
+ *    that fails stores nothing.
+ *  - Persistence: INDEF and SESSION last until unpublished or the run
+ *    ends; FIRST_READ goes once a lookup returns it; PROC when the
+ *    publisher ends; APP when the publisher's job ends.
+ *  - PMIX_WAIT makes a lookup wait until all its keys (or the number
+ *    given) are found; PMIX_TIMEOUT bounds the wait (PMIX_ERR_TIMEOUT).
+ *    Every publish re-examines the waiting lookups, oldest first, so a
+ *    FIRST_READ entry goes to the lookup that waited longest.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "launcher.h"
+#include "pmix.h"
+
+typedef struct entry {
+    struct entry *next;
+    pmix_proc_t publisher;
+    char key[PMIX_MAX_KEYLEN + 1];
+    pmix_value_t value;
+    pmix_data_range_t range;
+    pmix_persistence_t persistence;
+} entry_t;
+
+typedef struct waiter {
+    struct waiter *next;
+    pubsub_t *ps;
+    pmix_proc_t requester;
+    char **keys;
+    size_t needed;
+    pmix_data_range_t range;
+    struct event *timer;
+    pmix_lookup_cbfunc_t cbfunc;
+    void *cbdata;
+} waiter_t;
+
+struct pubsub {
+    struct event_base *base;
+    entry_t *entries;
+    waiter_t *waiters;   /* oldest first */
+};
+
+pubsub_t *pubsub_create(struct event_base *base)
+{
+    pubsub_t *ps = calloc(1, sizeof(*ps));
+    if (NULL != ps) {
+        ps->base = base;
+    }
+    return ps;
+}
+
+static bool admits(pmix_data_range_t range, const pmix_proc_t *owner, const pmix_proc_t *other)
+{
+    switch (range) {
+    case PMIX_RANGE_NAMESPACE:
+        return PMIX_CHECK_NSPACE(owner->nspace, other->nspace);
+    case PMIX_RANGE_PROC_LOCAL:
+        return PMIX_CHECK_PROCID(owner, other);
+    default:
+        return true;
+    }
+}
+
+static bool visible(const entry_t *e, const pmix_proc_t *requester, pmix_data_range_t range)
+{
+    return admits(e->range, &e->publisher, requester) && admits(range, requester, &e->publisher);
+}
+
+static bool is_directive(const pmix_info_t *i)
+{
+    return PMIX_CHECK_KEY(i, PMIX_RANGE) || PMIX_CHECK_KEY(i, PMIX_PERSISTENCE) ||
+           PMIX_CHECK_KEY(i, PMIX_TIMEOUT) || PMIX_CHECK_KEY(i, PMIX_WAIT) ||
+           PMIX_CHECK_KEY(i, PMIX_USERID) || PMIX_CHECK_KEY(i, PMIX_GRPID);
+}
+
+/* An integer directive's value, whatever integer type carries it. */
+static long long number(const pmix_value_t *v)
+{
+    switch (v->type) {
+    case PMIX_BOOL:
+        return v->data.flag;
+    case PMIX_INT:
+        return v->data.integer;
+    case PMIX_INT32:
+        return v->data.int32;
+    case PMIX_UINT32:
+        return v->data.uint32;
+    case PMIX_SIZE:
+        return (long long)v->data.size;
+    case PMIX_UINT8:
+        return v->data.uint8;
+    case PMIX_INT64:
+        return v->data.int64;
+    case PMIX_UINT64:
+        return (long long)v->data.uint64;
+    default:
+        return 0;
+    }
+}
+
+static pmix_data_range_t range_of(const pmix_info_t *info, size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_RANGE) && PMIX_DATA_RANGE == info[i].value.type) {
+            return info[i].value.data.range;
+        }
+    }
+    return PMIX_RANGE_SESSION;
+}
+
+static void entry_free(entry_t *e)
+{
+    PMIX_VALUE_DESTRUCT(&e->value);
+    free(e);
+}
+
+static void check_waiters(pubsub_t *ps);
+
+pmix_status_t pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
+                             size_t ninfo)
+{
+    pmix_data_range_t range = range_of(info, ninfo);
+    pmix_persistence_t persistence = PMIX_PERSIST_SESSION;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_PERSISTENCE) && PMIX_PERSIST == info[i].value.type) {
+            persistence = info[i].value.data.persist;
+        }
+    }
+    entry_t *added = NULL;
+    size_t nadded = 0;
+    pmix_status_t rc = PMIX_ERR_DUPLICATE_KEY;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (is_directive(&info[i])) {
+            continue;
+        }
+        for (entry_t *e = ps->entries; NULL != e; e = e->next) {
+            if (PMIX_CHECK_KEY(e, info[i].key) && admits(e->range, &e->publisher, proc) &&
+                admits(range, proc, &e->publisher)) {
+                goto fail;
+            }
+        }
+        for (entry_t *e = added; NULL != e; e = e->next) {
+            if (PMIX_CHECK_KEY(e, info[i].key)) {
+                goto fail;
+            }
+        }
+        entry_t *e = calloc(1, sizeof(*e));
+        if (NULL == e) {
+            rc = PMIX_ERR_NOMEM;
+            goto fail;
+        }
+        e->publisher = *proc;
+        PMIX_LOAD_KEY(e->key, info[i].key);
+        e->range = range;
+        e->persistence = persistence;
+        PMIx_Value_xfer(&e->value, &info[i].value);
+        e->next = added;
+        added = e;
+        nadded++;
+    }
+    if (0 == nadded) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    while (NULL != added) {
+        entry_t *e = added;
+        added = e->next;
+        e->next = ps->entries;
+        ps->entries = e;
+    }
+    check_waiters(ps);
+    return PMIX_SUCCESS;
+
+fail:
+    while (NULL != added) {
+        entry_t *e = added;
+        added = e->next;
+        entry_free(e);
+    }
+    return rc;
+}
+
+static entry_t *find(pubsub_t *ps, const char *key, const pmix_proc_t *requester,
+                     pmix_data_range_t range)
+{
+    for (entry_t *e = ps->entries; NULL != e; e = e->next) {
+        if (PMIX_CHECK_KEY(e, key) && visible(e, requester, range)) {
+            return e;
+        }
+    }
+    return NULL;
+}
+
+static void remove_entry(pubsub_t *ps, entry_t *victim)
+{
+    for (entry_t **e = &ps->entries; NULL != *e; e = &(*e)->next) {
+        if (*e == victim) {
+            *e = victim->next;
+            entry_free(victim);
+            return;
+        }
+    }
+}
+
+/* Answer w if enough of its keys are there (or, with force, whatever is
+ * there with status). Returns true when w was answered. */
+static bool try_answer(pubsub_t *ps, waiter_t *w, bool force, pmix_status_t status)
+{
+    size_t nkeys = 0, nfound = 0;
+    while (NULL != w->keys[nkeys]) {
+        nfound += NULL != find(ps, w->keys[nkeys], &w->requester, w->range);
+        nkeys++;
+    }
+    size_t needed = 0 == w->needed || w->needed > nkeys ? nkeys : w->needed;
+    if (nfound < needed && !force) {
+        return false;
+    }
+    if (force) {
+        w->cbfunc(status, NULL, 0, w->cbdata);
+        return true;
+    }
+    pmix_pdata_t *data = NULL;
+    PMIX_PDATA_CREATE(data, nfound);
+    size_t n = 0;
+    for (size_t k = 0; NULL != data && k < nkeys; k++) {
+        entry_t *e = find(ps, w->keys[k], &w->requester, w->range);
+        if (NULL != e) {
+            data[n].proc = e->publisher;
+            PMIX_LOAD_KEY(data[n].key, e->key);
+            PMIx_Value_xfer(&data[n].value, &e->value);
+            n++;
+            if (PMIX_PERSIST_FIRST_READ == e->persistence) {
+                remove_entry(ps, e);
+            }
+        }
+    }
+    if (NULL == data) {
+        w->cbfunc(PMIX_ERR_NOMEM, NULL, 0, w->cbdata);
+    } else {
+        w->cbfunc(PMIX_SUCCESS, data, n, w->cbdata);
+        PMIX_PDATA_FREE(data, nfound);
+    }
+    return true;
+}
+
+static void waiter_free(waiter_t *w)
+{
+    if (NULL != w->timer) {
+        event_free(w->timer);
+    }
+    launch_free_env(w->keys);
+    free(w);
+}
+
+static void unlink_waiter(pubsub_t *ps, waiter_t *w)
+{
+    for (waiter_t **p = &ps->waiters; NULL != *p; p = &(*p)->next) {
+        if (*p == w) {
+            *p = w->next;
+            return;
+        }
+    }
+}
+
+static void check_waiters(pubsub_t *ps)
+{
+    waiter_t **p = &ps->waiters;
+    while (NULL != *p) {
+        waiter_t *w = *p;
+        if (try_answer(ps, w, false, PMIX_SUCCESS)) {
+            *p = w->next;
+            waiter_free(w);
+        } else {
+            p = &w->next;
+        }
+    }
+}
+
+static void on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    waiter_t *w = arg;
+    unlink_waiter(w->ps, w);
+    try_answer(w->ps, w, true, PMIX_ERR_TIMEOUT);
+    waiter_free(w);
+}
+
+void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmix_info_t *info,
+                   size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    waiter_t *w = calloc(1, sizeof(*w));
+    if (NULL == w) {
+        cbfunc(PMIX_ERR_NOMEM, NULL, 0, cbdata);
+        return;
+    }
+    bool wait = false;
+    long long timeout = 0;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_WAIT)) {
+            /* PMIX_WAIT is the number of keys to wait for, 0 for all; a
+             * boolean true (as some clients send) means all. */
+            wait = PMIX_BOOL != info[i].value.type || info[i].value.data.flag;
+            w->needed = PMIX_BOOL == info[i].value.type ? 0 : (size_t)number(&info[i].value);
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT)) {
+            timeout = number(&info[i].value);
+        }
+    }
+    w->ps = ps;
+    w->requester = *proc;
+    w->range = range_of(info, ninfo);
+    w->cbfunc = cbfunc;
+    w->cbdata = cbdata;
+    if (NULL == (w->keys = launch_copy_env(keys))) {
+        cbfunc(PMIX_ERR_NOMEM, NULL, 0, cbdata);
+        waiter_free(w);
+        return;
+    }
+    if (!wait) {
+        /* Without PMIX_WAIT: what is there now, or not found. */
+        size_t nfound = 0;
+        for (size_t k = 0; NULL != w->keys[k]; k++) {
+            nfound += NULL != find(ps, w->keys[k], proc, w->range);
+        }
+        if (0 == nfound) {
+            cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, cbdata);
+        } else {
+            w->needed = 1;
+            try_answer(ps, w, false, PMIX_SUCCESS);
+        }
+        waiter_free(w);
+        return;
+    }
+    if (try_answer(ps, w, false, PMIX_SUCCESS)) {
+        waiter_free(w);
+        return;
+    }
+    if (timeout > 0) {
+        struct timeval tv = {(time_t)timeout, 0};
+        w->timer = evtimer_new(ps->base, on_timeout, w);
+        if (NULL == w->timer || 0 != evtimer_add(w->timer, &tv)) {
+            cbfunc(PMIX_ERR_NOMEM, NULL, 0, cbdata);
+            waiter_free(w);
+            return;
+        }
+    }
+    waiter_t **tail = &ps->waiters;
+    while (NULL != *tail) {
+        tail = &(*tail)->next;
+    }
+    *tail = w;
+}
+
+pmix_status_t pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys,
+                               const pmix_info_t *info, size_t ninfo)
+{
+    pmix_data_range_t range = range_of(info, ninfo);
+    bool any_range = true;
+    for (size_t i = 0; i < ninfo; i++) {
+        any_range = any_range && !PMIX_CHECK_KEY(&info[i], PMIX_RANGE);
+    }
+    size_t removed = 0;
+    entry_t **p = &ps->entries;
+    while (NULL != *p) {
+        entry_t *e = *p;
+        bool match = PMIX_CHECK_PROCID(&e->publisher, proc) && (any_range || e->range == range);
+        if (match && NULL != keys && NULL != keys[0]) {
+            match = false;
+            for (size_t k = 0; NULL != keys[k]; k++) {
+                match = match || PMIX_CHECK_KEY(e, keys[k]);
+            }
+        }
+        if (match) {
+            *p = e->next;
+            entry_free(e);
+            removed++;
+        } else {
+            p = &e->next;
+        }
+    }
+    return removed > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+}
+
+void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc)
+{
+    if (NULL == ps) {
+        return;
+    }
+    bool job = PMIX_RANK_WILDCARD == proc->rank;
+    entry_t **p = &ps->entries;
+    while (NULL != *p) {
+        entry_t *e = *p;
+        bool gone = job ? PMIX_PERSIST_APP == e->persistence &&
+                              PMIX_CHECK_NSPACE(e->publisher.nspace, proc->nspace)
+                        : PMIX_PERSIST_PROC == e->persistence &&
+                              PMIX_CHECK_PROCID(&e->publisher, proc);
+        if (gone) {
+            *p = e->next;
+            entry_free(e);
+        } else {
+            p = &e->next;
+        }
+    }
+}
+
+void pubsub_destroy(pubsub_t *ps)
+{
+    if (NULL == ps) {
+        return;
+    }
+    while (NULL != ps->waiters) {
+        waiter_t *w = ps->waiters;
+        ps->waiters = w->next;
+        try_answer(ps, w, true, PMIX_ERR_NOT_FOUND);
+        waiter_free(w);
+    }
+    while (NULL != ps->entries) {
+        entry_t *e = ps->entries;
+        ps->entries = e->next;
+        entry_free(e);
+    }
+    free(ps);
+}

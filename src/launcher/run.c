@@ -1,0 +1,307 @@
+/*
+ * run.c - `drover run`: start N processes of a program under drover's own
+ *         PMIx server and stay until every one has ended.
+ *
+ * Design notes:
+ *  - The steps, in order: parse the command line; resolve the program and
+ *    place the ranks (so that a missing program or too many ranks is one
+ *    clear message before anything starts); create the session and its
+ *    anchor (a fork, so before any thread); start the server library;
+ *    launch the first job; run the loop; tear down in reverse.
+ *  - The loop ends when no process of any job is left and their output has
+ *    been written (output still held open by an orphan after the last
+ *    process ended is waited for DRAIN_SECONDS at most).
+ *  - SIGINT, SIGTERM and SIGHUP are forwarded to every process; SIGKILL
+ *    follows after the grace period, or at once on a second signal. drover
+ *    then cleans up and ends by the same signal, so its caller sees what
+ *    happened. --timeout ends the run with status 124.
+ *  - Exit status: the first failure's (see job.c), else 0.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "command.h"
+#include "launcher.h"
+#include "pmix.h"
+
+#define DRAIN_SECONDS 1
+
+double run_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static struct timeval seconds(double s)
+{
+    return (struct timeval){(time_t)s, (suseconds_t)((s - floor(s)) * 1e6)};
+}
+
+static void on_drained(evutil_socket_t fd, short what, void *arg)
+{
+    event_base_loopbreak(((launcher_t *)arg)->base);
+}
+
+void run_check_done(launcher_t *run)
+{
+    if (NULL == run->base || run->nalive > 0) {
+        return;
+    }
+    if (0 == iof_open_streams(run->iof)) {
+        event_base_loopbreak(run->base);
+    } else if (NULL != run->drain_timer && !evtimer_pending(run->drain_timer, NULL)) {
+        struct timeval tv = seconds(DRAIN_SECONDS);
+        evtimer_add(run->drain_timer, &tv);
+    }
+}
+
+static void on_stream_closed(void *arg)
+{
+    run_check_done(arg);
+}
+
+static void on_sigchld(evutil_socket_t sig, short what, void *arg)
+{
+    job_reap(arg);
+}
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    launcher_t *run = arg;
+    if (0 != run->interrupted_by) {
+        /* Asked twice: no more grace. */
+        job_grace_expired(run);
+        return;
+    }
+    run->interrupted_by = (int)sig;
+    if (!run->status_fixed) {
+        run->status_fixed = true;
+        run->status = 128 + (int)sig;
+    }
+    fprintf(stderr, LAUNCHER_NAME ": got %s; passing it on to the processes\n",
+            strsignal((int)sig));
+    job_end_all(run, (int)sig);
+}
+
+static void on_grace(evutil_socket_t fd, short what, void *arg)
+{
+    job_grace_expired(arg);
+}
+
+static void on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    launcher_t *run = arg;
+    job_fail(run, LAUNCHER_EXIT_TIMEOUT, LAUNCHER_NAME ": timed out after %g s; ending the job",
+             run->opts->timeout);
+}
+
+/* fds 0-2 must exist, or the pipes made for the ranks could land there. */
+static void ensure_std_fds(void)
+{
+    for (int fd = 0; fd < 3; fd++) {
+        if (fcntl(fd, F_GETFD) < 0 && EBADF == errno) {
+            int null = open("/dev/null", O_RDWR);
+            if (null >= 0 && null != fd) {
+                dup2(null, fd);
+                close(null);
+            }
+        }
+    }
+}
+
+/* The first job's one app, from the command line. Returns 0 or an exit
+ * status after a message. */
+static int command_line_app(launcher_t *run, launcher_app_t *app)
+{
+    const launcher_options_t *opts = run->opts;
+    struct stat st;
+    if (NULL != opts->wdir && (0 != stat(opts->wdir, &st) || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, LAUNCHER_NAME ": --wdir %s: %s\n", opts->wdir,
+                0 != errno && ENOENT == errno ? "no such directory" : "not a directory");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    app->nprocs = opts->nranks;
+    app->argv = launch_copy_env(opts->argv);
+    app->env = launch_copy_env(run->base_env);
+    if (NULL == app->argv || NULL == app->env ||
+        (NULL != opts->wdir && NULL == (app->wdir = strdup(opts->wdir)))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    const char *why;
+    int rc = launch_resolve(opts->argv[0], app->env, opts->wdir, &app->program, &why);
+    if (0 != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot run '%s': %s\n", opts->argv[0], why);
+    }
+    return rc;
+}
+
+static int add_signal(launcher_t *run, struct event **ev, int sig, event_callback_fn fn)
+{
+    *ev = evsignal_new(run->base, sig, fn, run);
+    return NULL == *ev || 0 != evsignal_add(*ev, NULL) ? -1 : 0;
+}
+
+static int execute(launcher_t *run)
+{
+    static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
+    struct event *signals[4] = {NULL}, *timeout = NULL;
+    launcher_app_t *app = calloc(1, sizeof(*app));
+    int status = LAUNCHER_EXIT_FAILURE;
+    if (NULL == app || NULL == (run->base_env = launch_base_env(run->opts))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        free(app);
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    status = command_line_app(run, app);
+    if (0 != status) {
+        launch_free_env(app->argv);
+        launch_free_env(app->env);
+        free(app->wdir);
+        free(app);
+        return status;
+    }
+    if (0 != (status = mapping_load(&run->topo, run->opts->use_hwthreads))) {
+        return status;
+    }
+    /* The session prefix names the job, so the session comes first; the
+     * job is placed before anything is started. */
+    if (0 != (status = session_create(&run->session, run->opts->grace))) {
+        return status;
+    }
+    launcher_job_t *first = job_create(run, app, 1, NULL);
+    if (NULL == first) {
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    if (PMIX_SUCCESS != mapping_place(&first->map, &run->topo, run->opts, first->nprocs, 0,
+                                      "the job")) {
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    run->base = event_base_new();
+    if (NULL == run->base ||
+        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed, run)) ||
+        NULL == (run->pubsub = pubsub_create(run->base)) ||
+        NULL == (run->grace_timer = evtimer_new(run->base, on_grace, run)) ||
+        NULL == (run->drain_timer = evtimer_new(run->base, on_drained, run)) ||
+        0 != add_signal(run, &signals[0], SIGCHLD, on_sigchld)) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot set up the event loop\n");
+        status = LAUNCHER_EXIT_FAILURE;
+        goto out;
+    }
+    for (int i = 0; i < 3; i++) {
+        if (0 != add_signal(run, &signals[i + 1], forwarded[i], on_signal)) {
+            status = LAUNCHER_EXIT_FAILURE;
+            goto out;
+        }
+    }
+    if (PMIX_SUCCESS != host_start(run)) {
+        status = LAUNCHER_EXIT_FAILURE;
+        goto out;
+    }
+    if (run->opts->timeout > 0) {
+        struct timeval tv = seconds(run->opts->timeout);
+        timeout = evtimer_new(run->base, on_timeout, run);
+        if (NULL == timeout || 0 != evtimer_add(timeout, &tv)) {
+            status = LAUNCHER_EXIT_FAILURE;
+            goto out;
+        }
+    }
+    if (PMIX_SUCCESS != job_start(first) && !run->status_fixed) {
+        run->status_fixed = true;
+        run->status = LAUNCHER_EXIT_FAILURE;
+    }
+    /* A child may have ended before SIGCHLD was watched. */
+    job_reap(run);
+    if (run->nalive > 0 || iof_open_streams(run->iof) > 0) {
+        event_base_dispatch(run->base);
+    }
+    status = run->status_fixed ? run->status : 0;
+
+out:
+    if (run->nalive > 0) {
+        /* Only reached when the loop could not run: end what started. */
+        job_end_all(run, SIGKILL);
+    }
+    host_flush(run);
+    pubsub_destroy(run->pubsub);
+    run->pubsub = NULL;
+    for (unsigned j = 0; j < run->njobs; j++) {
+        job_destroy(run->jobs[j]);
+    }
+    run->njobs = 0;
+    host_stop(run);
+    if (NULL != timeout) {
+        event_free(timeout);
+    }
+    for (int i = 0; i < 4; i++) {
+        if (NULL != signals[i]) {
+            event_free(signals[i]);
+        }
+    }
+    return status;
+}
+
+static void teardown(launcher_t *run)
+{
+    for (unsigned j = 0; j < run->njobs; j++) {
+        job_destroy(run->jobs[j]);
+    }
+    free(run->jobs);
+    iof_destroy(run->iof);
+    pubsub_destroy(run->pubsub);
+    if (NULL != run->grace_timer) {
+        event_free(run->grace_timer);
+    }
+    if (NULL != run->drain_timer) {
+        event_free(run->drain_timer);
+    }
+    if (NULL != run->base) {
+        event_base_free(run->base);
+    }
+    session_destroy(&run->session);
+    mapping_unload(&run->topo);
+    launch_free_env(run->base_env);
+}
+
+static int run_command(int argc, char **argv)
+{
+    launcher_options_t opts;
+    int parsed = options_parse(argc, argv, &opts);
+    if (OPTIONS_RUN != parsed) {
+        return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
+    }
+    ensure_std_fds();
+    signal(SIGPIPE, SIG_IGN);
+    launcher_t run = {.opts = &opts, .started = run_now()};
+    run.session = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
+    if (0 != gethostname(run.hostname, sizeof(run.hostname) - 1)) {
+        snprintf(run.hostname, sizeof(run.hostname), "localhost");
+    }
+    int status = execute(&run);
+    teardown(&run);
+    options_release(&opts);
+    if (0 != run.interrupted_by) {
+        /* End the way the signal would have ended drover. */
+        signal(run.interrupted_by, SIG_DFL);
+        raise(run.interrupted_by);
+    }
+    return status;
+}
+
+const drover_command_t command_run = {
+    .name = "run",
+    .usage = "-n N [options] [--] program [args]",
+    .summary = "run N processes of a program under drover's PMIx server",
+    .run = run_command,
+};
