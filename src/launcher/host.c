@@ -219,13 +219,21 @@ pmix_status_t host_op_wait(host_op_t *op, unsigned ncalls)
 
 /* ---- client lifecycle ------------------------------------------------- */
 
+/* Answer an op request; the library may pass no callback. */
+static void reply(request_t *r, pmix_status_t status)
+{
+    if (NULL != r->op_cb) {
+        r->op_cb(status, r->cbdata);
+    }
+}
+
 static void handle_connected(launcher_t *run, request_t *r)
 {
     launcher_proc_t *p = job_find_proc(run, &r->proc, NULL);
     if (NULL != p) {
         p->connected = true;
     }
-    r->op_cb(NULL != p ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, r->cbdata);
+    reply(r, NULL != p ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND);
 }
 
 static pmix_status_t client_connected2(const pmix_proc_t *proc, void *server_object,
@@ -251,7 +259,7 @@ static void handle_finalized(launcher_t *run, request_t *r)
     if (NULL != p) {
         p->finalized = true;
     }
-    r->op_cb(PMIX_SUCCESS, r->cbdata);
+    reply(r, PMIX_SUCCESS);
 }
 
 static pmix_status_t client_finalized(const pmix_proc_t *proc, void *server_object,
@@ -315,7 +323,7 @@ static void handle_abort(launcher_t *run, request_t *r)
         }
         for_each_target(run, r->procs, r->nprocs, signal_target, SIGTERM);
     }
-    r->op_cb(PMIX_SUCCESS, r->cbdata);
+    reply(r, PMIX_SUCCESS);
 }
 
 static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int status,
@@ -385,12 +393,12 @@ static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
 
 static void handle_publish(launcher_t *run, request_t *r)
 {
-    r->op_cb(pubsub_publish(run->pubsub, &r->proc, r->info, r->ninfo), r->cbdata);
+    reply(r, pubsub_publish(run->pubsub, &r->proc, r->info, r->ninfo));
 }
 
 static void handle_unpublish(launcher_t *run, request_t *r)
 {
-    r->op_cb(pubsub_unpublish(run->pubsub, &r->proc, r->keys, r->info, r->ninfo), r->cbdata);
+    reply(r, pubsub_unpublish(run->pubsub, &r->proc, r->keys, r->info, r->ninfo));
 }
 
 static void handle_lookup(launcher_t *run, request_t *r)
@@ -545,7 +553,7 @@ static void handle_log(launcher_t *run, request_t *r)
             handled++;
         }
     }
-    r->op_cb(handled > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED, r->cbdata);
+    reply(r, handled > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED);
 }
 
 static void log_fn(const pmix_proc_t *client, const pmix_info_t data[], size_t ndata,

@@ -147,8 +147,14 @@ static int command_line_app(launcher_t *run, launcher_app_t *app)
     return rc;
 }
 
+/* Watch sig. A forwarded signal drover was started ignoring (nohup, a
+ * background job of a script) stays ignored, for drover and its ranks. */
 static int add_signal(launcher_t *run, struct event **ev, int sig, event_callback_fn fn)
 {
+    struct sigaction old;
+    if (SIGCHLD != sig && 0 == sigaction(sig, NULL, &old) && SIG_IGN == old.sa_handler) {
+        return 0;
+    }
     *ev = evsignal_new(run->base, sig, fn, run);
     return NULL == *ev || 0 != evsignal_add(*ev, NULL) ? -1 : 0;
 }

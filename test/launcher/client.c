@@ -1,0 +1,362 @@
+/*
+ * client.c - a PMIx client the launcher tests start under `drover run`.
+ *
+ * `client MODE [args]`: each mode exercises one launcher behaviour and
+ * prints "ok - ..." / "not ok - ..." lines; the exit status is 0 only when
+ * every check passed (or what the mode is about: an exit code, an abort).
+ * Modes that must not finish on their own sleep until killed.
+ */
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "pmix.h"
+
+static pmix_proc_t me;
+static int failures;
+
+static void check(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void check(bool ok, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof(text), fmt, ap);
+    va_end(ap);
+    printf("%s - rank %u: %s\n", ok ? "ok" : "not ok", me.rank, text);
+    fflush(stdout);
+    failures += !ok;
+}
+
+static void init(void)
+{
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        printf("not ok - PMIx_Init: %s\n", PMIx_Error_string(rc));
+        exit(3);
+    }
+}
+
+static int finish(void)
+{
+    pmix_status_t rc = PMIx_Finalize(NULL, 0);
+    check(PMIX_SUCCESS == rc, "PMIx_Finalize");
+    return failures > 0 ? 1 : 0;
+}
+
+/* PMIx_Get of key about (nspace, rank) that must have type; returns the
+ * value (caller frees) or NULL after a failed check. */
+static pmix_value_t *get_typed(const char *nspace, pmix_rank_t rank, const char *key,
+                               pmix_data_type_t type)
+{
+    pmix_proc_t who;
+    PMIX_LOAD_PROCID(&who, nspace, rank);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&who, key, NULL, 0, &v);
+    if (PMIX_SUCCESS != rc) {
+        check(false, "get %s: %s", key, PMIx_Error_string(rc));
+        return NULL;
+    }
+    if (v->type != type) {
+        check(false, "get %s: type %s, expected %s", key, PMIx_Data_type_string(v->type),
+              PMIx_Data_type_string(type));
+        PMIX_VALUE_RELEASE(v);
+        return NULL;
+    }
+    return v;
+}
+
+static void expect_u32(pmix_rank_t rank, const char *key, uint32_t want)
+{
+    pmix_value_t *v = get_typed(me.nspace, rank, key, PMIX_UINT32);
+    if (NULL != v) {
+        check(want == v->data.uint32, "%s = %u (want %u)", key, v->data.uint32, want);
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
+static void expect_u16(const char *key, uint16_t want)
+{
+    pmix_value_t *v = get_typed(me.nspace, me.rank, key, PMIX_UINT16);
+    if (NULL != v) {
+        check(want == v->data.uint16, "%s = %u (want %u)", key, v->data.uint16, want);
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
+static void expect_rank(pmix_rank_t rank, const char *key, pmix_rank_t want)
+{
+    pmix_value_t *v = get_typed(me.nspace, rank, key, PMIX_PROC_RANK);
+    if (NULL != v) {
+        check(want == v->data.rank, "%s = %u (want %u)", key, v->data.rank, want);
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
+/* A string key; returns it (caller frees) for further checks. */
+static char *expect_string(pmix_rank_t rank, const char *key)
+{
+    pmix_value_t *v = get_typed(me.nspace, rank, key, PMIX_STRING);
+    char *s = NULL;
+    if (NULL != v) {
+        s = strdup(v->data.string);
+        check(NULL != s && '\0' != s[0], "%s = '%s'", key, s);
+        PMIX_VALUE_RELEASE(v);
+    }
+    return s;
+}
+
+static void expect_bool(pmix_rank_t rank, const char *key, bool want)
+{
+    pmix_value_t *v = get_typed(me.nspace, rank, key, PMIX_BOOL);
+    if (NULL != v) {
+        check(want == v->data.flag, "%s = %d", key, v->data.flag);
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
+/* Keys a server may consume rather than store (OpenPMIx turns the maps
+ * into its own tables, and PMIX_RANK names a proc-data array): if present,
+ * they must have their type. */
+static void optional_type(pmix_rank_t rank, const char *key, pmix_data_type_t type)
+{
+    pmix_proc_t who;
+    PMIX_LOAD_PROCID(&who, me.nspace, rank);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&who, key, NULL, 0, &v);
+    check(PMIX_ERR_NOT_FOUND == rc || (PMIX_SUCCESS == rc && type == v->type),
+          "%s absent or of type %s", key, PMIx_Data_type_string(type));
+    if (PMIX_SUCCESS == rc) {
+        PMIX_VALUE_RELEASE(v);
+    }
+}
+
+static bool is_dir(const char *path)
+{
+    struct stat st;
+    return NULL != path && 0 == stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Every key issue 3 lists, with its type; size is -n, spawned as given. */
+static int mode_info(int argc, char **argv)
+{
+    init();
+    uint32_t size = (uint32_t)atoi(argv[2]);
+    bool spawned = argc > 3 && 0 == strcmp(argv[3], "spawned");
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, size);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE, size);
+    pmix_value_t *v = get_typed(me.nspace, PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, PMIX_UINT32);
+    check(NULL != v && v->data.uint32 >= size, "univ size >= job size");
+    PMIX_VALUE_RELEASE(v);
+    v = get_typed(me.nspace, PMIX_RANK_WILDCARD, PMIX_MAX_PROCS, PMIX_UINT32);
+    check(NULL != v && v->data.uint32 >= size, "max procs >= job size");
+    PMIX_VALUE_RELEASE(v);
+    v = get_typed(me.nspace, PMIX_RANK_WILDCARD, PMIX_NODE_SIZE, PMIX_UINT32);
+    check(NULL != v && v->data.uint32 >= size, "node size >= job size");
+    PMIX_VALUE_RELEASE(v);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_NUM_NODES, 1);
+    expect_u32(me.rank, PMIX_APPNUM, 0);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_APP_SIZE, size);
+    expect_rank(PMIX_RANK_WILDCARD, PMIX_APPLDR, 0);
+    expect_rank(PMIX_RANK_WILDCARD, PMIX_LOCALLDR, 0);
+    optional_type(me.rank, PMIX_RANK, PMIX_PROC_RANK);
+    expect_rank(me.rank, PMIX_APP_RANK, me.rank);
+    v = get_typed(me.nspace, me.rank, PMIX_GLOBAL_RANK, PMIX_PROC_RANK);
+    check(NULL != v && v->data.rank >= me.rank, "global rank >= rank");
+    PMIX_VALUE_RELEASE(v);
+    expect_u16(PMIX_LOCAL_RANK, (uint16_t)me.rank);
+    v = get_typed(me.nspace, me.rank, PMIX_NODE_RANK, PMIX_UINT16);
+    check(NULL != v && v->data.uint16 >= me.rank, "node rank >= rank");
+    PMIX_VALUE_RELEASE(v);
+    expect_u32(me.rank, PMIX_NODEID, 0);
+    char *s = expect_string(PMIX_RANK_WILDCARD, PMIX_JOBID);
+    check(NULL != s && 0 == strcmp(s, me.nspace), "jobid is the namespace");
+    free(s);
+    char *peers = expect_string(PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS);
+    char want[4096] = "";
+    for (uint32_t r = 0; r < size && r < 300; r++) {
+        snprintf(want + strlen(want), sizeof(want) - strlen(want), "%s%u", r ? "," : "", r);
+    }
+    check(NULL != peers && 0 == strcmp(peers, want), "local peers are 0..%u", size - 1);
+    free(peers);
+    char host[256] = "";
+    gethostname(host, sizeof(host) - 1);
+    s = expect_string(me.rank, PMIX_HOSTNAME);
+    check(NULL != s && 0 == strcmp(s, host), "hostname is this host's");
+    free(s);
+    optional_type(PMIX_RANK_WILDCARD, PMIX_NODE_MAP, PMIX_STRING);
+    optional_type(PMIX_RANK_WILDCARD, PMIX_PROC_MAP, PMIX_STRING);
+    free(expect_string(PMIX_RANK_WILDCARD, PMIX_NODE_LIST));
+    char *tmpdir = expect_string(PMIX_RANK_WILDCARD, PMIX_TMPDIR);
+    char *nsdir = expect_string(PMIX_RANK_WILDCARD, PMIX_NSDIR);
+    char *procdir = expect_string(me.rank, PMIX_PROCDIR);
+    check(is_dir(tmpdir) && is_dir(nsdir) && is_dir(procdir), "session directories exist");
+    check(NULL != nsdir && NULL != tmpdir && 0 == strncmp(nsdir, tmpdir, strlen(tmpdir)),
+          "nsdir is inside tmpdir");
+    const char *env_tmp = getenv("TMPDIR");
+    check(NULL != tmpdir && NULL != env_tmp && 0 == strncmp(tmpdir, env_tmp, strlen(env_tmp)),
+          "tmpdir is under $TMPDIR");
+    free(tmpdir);
+    free(nsdir);
+    free(procdir);
+    expect_bool(PMIX_RANK_WILDCARD, PMIX_TDIR_RMCLEAN, true);
+    expect_bool(PMIX_RANK_WILDCARD, PMIX_SPAWNED, spawned);
+    free(expect_string(me.rank, PMIX_LOCALITY_STRING));
+    char *cpuset = expect_string(me.rank, PMIX_CPUSET);
+    free(cpuset);
+    if (spawned) {
+        pmix_proc_t who;
+        PMIX_LOAD_PROCID(&who, me.nspace, PMIX_RANK_WILDCARD);
+        pmix_value_t *p = NULL;
+        pmix_status_t rc = PMIx_Get(&who, PMIX_PARENT_ID, NULL, 0, &p);
+        check(PMIX_SUCCESS == rc && PMIX_PROC == p->type, "parent id is a proc");
+        if (PMIX_SUCCESS == rc) {
+            printf("parent %s.%u\n", p->data.proc->nspace, p->data.proc->rank);
+            PMIX_VALUE_RELEASE(p);
+        }
+    }
+    /* The peers' locality strings, as Open MPI reads them. */
+    for (uint32_t r = 0; r < size && r < 4; r++) {
+        free(expect_string(r, PMIX_LOCALITY_STRING));
+    }
+    return finish();
+}
+
+/* Print the binding this process got: "cpus N". */
+static int mode_binding(int argc, char **argv)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    sched_getaffinity(0, sizeof(set), &set);
+    printf("cpus %d\n", CPU_COUNT(&set));
+    return 0;
+}
+
+/* Put, commit, fence with data, read every peer's key. */
+static int mode_fence(int argc, char **argv)
+{
+    init();
+    char value[64];
+    snprintf(value, sizeof(value), "from rank %u", me.rank);
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, value, PMIX_STRING);
+    check(PMIX_SUCCESS == PMIx_Put(PMIX_GLOBAL, "test.key", &v), "put");
+    PMIX_VALUE_DESTRUCT(&v);
+    check(PMIX_SUCCESS == PMIx_Commit(), "commit");
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Fence(NULL, 0, &collect, 1);
+    PMIX_INFO_DESTRUCT(&collect);
+    check(PMIX_SUCCESS == rc, "fence with data: %s", PMIx_Error_string(rc));
+    pmix_value_t *job_size = get_typed(me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, PMIX_UINT32);
+    uint32_t n = NULL != job_size ? job_size->data.uint32 : 0;
+    PMIX_VALUE_RELEASE(job_size);
+    unsigned good = 0;
+    for (uint32_t r = 0; r < n; r++) {
+        pmix_value_t *got = get_typed(me.nspace, r, "test.key", PMIX_STRING);
+        snprintf(value, sizeof(value), "from rank %u", r);
+        good += NULL != got && 0 == strcmp(got->data.string, value);
+        PMIX_VALUE_RELEASE(got);
+    }
+    check(good == n && n > 0, "read the keys of all %u ranks", n);
+    rc = PMIx_Fence(NULL, 0, NULL, 0);
+    check(PMIX_SUCCESS == rc, "fence without data");
+    return finish();
+}
+
+/* Rank `victim` dies by SIGKILL before the fence the others wait in. */
+static int mode_fence_kill(int argc, char **argv)
+{
+    init();
+    if (me.rank == (pmix_rank_t)atoi(argv[2])) {
+        sleep(1);
+        raise(SIGKILL);
+    }
+    pmix_status_t rc = PMIx_Fence(NULL, 0, NULL, 0);
+    printf("rank %u: fence returned %s\n", me.rank, PMIx_Error_string(rc));
+    pause();
+    return 0;
+}
+
+/* The last rank exits with the given code; the others wait in a fence. */
+static int mode_exit(int argc, char **argv)
+{
+    init();
+    pmix_value_t *v = get_typed(me.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, PMIX_UINT32);
+    if (me.rank + 1 == v->data.uint32) {
+        exit(atoi(argv[2]));
+    }
+    PMIx_Fence(NULL, 0, NULL, 0);
+    pause();
+    return 0;
+}
+
+static int mode_abort(int argc, char **argv)
+{
+    init();
+    if (0 == me.rank) {
+        sleep(1);
+        PMIx_Abort(atoi(argv[2]), "the test asked for it", NULL, 0);
+        printf("not ok - PMIx_Abort returned\n");
+        return 99;
+    }
+    pause();
+    return 0;
+}
+
+/* Sleep forever, catching nothing (or ignoring SIGTERM with "stubborn"). */
+static __attribute__((noreturn)) int mode_sleep(int argc, char **argv)
+{
+    if (argc > 2 && 0 == strcmp(argv[2], "stubborn")) {
+        signal(SIGTERM, SIG_IGN);
+        signal(SIGINT, SIG_IGN);
+    }
+    if (argc > 3) {
+        /* Leave something behind, like a segment a crashed rank forgets. */
+        char path[512];
+        snprintf(path, sizeof(path), "/dev/shm/%s.test", getenv("PMIX_NAMESPACE"));
+        FILE *f = fopen(path, "w");
+        if (NULL != f) {
+            fclose(f);
+        }
+    }
+    printf("sleeping\n");
+    fflush(stdout);
+    for (;;) {
+        pause();
+    }
+}
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    int nargs;
+} table[] = {
+    {"info", mode_info, 1},
+    {"binding", mode_binding, 0},
+    {"fence", mode_fence, 0},
+    {"fence-kill", mode_fence_kill, 1},
+    {"exit", mode_exit, 1},
+    {"abort", mode_abort, 1},
+    {"sleep", mode_sleep, 0},
+};
+
+int main(int argc, char **argv)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    for (size_t i = 0; argc > 1 && i < sizeof(table) / sizeof(table[0]); i++) {
+        if (0 == strcmp(argv[1], table[i].name) && argc >= 2 + table[i].nargs) {
+            return table[i].fn(argc, argv);
+        }
+    }
+    fprintf(stderr, "usage: client MODE [args]\n");
+    return 2;
+}

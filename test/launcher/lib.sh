@@ -1,0 +1,84 @@
+# lib.sh - what the launcher test scripts share. Source it; it expects
+# $DROVER and $CLIENT (set by meson) and gives:
+#   check DESCRIPTION COMMAND...   one "ok"/"not ok" line
+#   launch [drover run args]       runs drover run in the background with a
+#                                  hang guard; sets $pid, then `finish` waits
+#                                  and sets $rc, $out, $err, $elapsed
+#   no_leftovers                   nothing of the last run is left: process,
+#                                  session directory, /dev/shm segment
+#   done_testing                   prints the summary, exits 0 or 1
+set -u
+fail=0
+work=$(mktemp -d /tmp/drover-test.XXXXXX)
+export TMPDIR=$work/tmp
+mkdir -p "$TMPDIR"
+trap 'rm -rf "$work"' EXIT
+
+check() {
+  local what=$1; shift
+  if "$@"; then echo "ok - $what"; else echo "not ok - $what"; fail=1; fi
+}
+
+# Runs drover with SIGINT/SIGTERM at their defaults (a script's background
+# jobs would otherwise start with SIGINT ignored), under timeout(1) as a
+# hang guard; $pid is drover's own pid (env execs it).
+start_drover() { # stdin file, then drover run args
+  local input=$1; shift
+  t0=$(date +%s.%N)
+  timeout -s KILL "${GUARD_SECONDS:-60}" env --default-signal=INT,TERM,HUP \
+    "$DROVER" run "$@" >"$work/out" 2>"$work/err" <"$input" &
+  tpid=$!
+  pid=
+  for _ in $(seq 1000); do
+    pid=$(pgrep -P "$tpid") && break
+    sleep 0.01
+  done
+}
+
+launch() { start_drover /dev/null "$@"; }
+launch_stdin() { start_drover "$@"; }
+
+finish() {
+  wait "$tpid"
+  rc=$?
+  elapsed=$(echo "$(date +%s.%N) - $t0" | bc)
+  out=$(cat "$work/out")
+  err=$(cat "$work/err")
+}
+
+run() { launch "$@"; finish; }
+
+# Wait until the output has N lines matching a pattern (bounded).
+wait_for() { # pattern count
+  for _ in $(seq 200); do
+    [ "$(grep -c -- "$1" "$work/out")" -ge "$2" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+within() { # seconds: the last run ended in time
+  [ "$(echo "$elapsed < $1" | bc)" -eq 1 ]
+}
+
+no_leftovers() {
+  local procs shm dirs
+  sleep 0.1
+  procs=$(pgrep -f -- "$CLIENT" ; pgrep -f -- "$DROVER run")
+  shm=$(ls /dev/shm | grep -- "^drover-$pid-")
+  dirs=$(ls -A "$TMPDIR")
+  if [ -n "$procs$shm$dirs" ]; then
+    echo "# left behind: processes [$procs] shm [$shm] dirs [$dirs]"
+    pkill -KILL -f -- "$CLIENT"
+    rm -rf "${TMPDIR:?}"/* "/dev/shm/drover-$pid-"*
+    return 1
+  fi
+}
+
+one_line() { # the text is exactly one line and contains the pattern
+  [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ] && grep -q -- "$2" <<<"$1"
+}
+
+done_testing() {
+  exit $fail
+}
