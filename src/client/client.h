@@ -113,6 +113,41 @@ void client_wait_done(client_wait_t *w, pmix_status_t status);
 /* A pmix_op_cbfunc_t that completes the client_wait_t at cbdata. */
 void client_wait_op_cb(pmix_status_t status, void *cbdata);
 
+/* The end of every blocking form: started is what its non-blocking twin
+ * returned (an error means the callback will never come). Waits, and
+ * returns the final status. */
+pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started);
+
+/* ---- results.c: requests answered by a status or an info array ---------- */
+
+/* Send a request whose reply is a status only; cbfunc runs in the progress
+ * thread unless an error is returned. */
+pmix_status_t client_request_op(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* Send a request whose reply is a status and PMIX_INFO[]; cbfunc gets the
+ * infos, valid until it calls the release function it is handed. */
+pmix_status_t client_request_infos(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
+                                   pmix_info_cbfunc_t cbfunc, void *cbdata);
+
+/* What a blocking call collects from a pmix_info_cbfunc_t. */
+typedef struct client_results {
+    client_wait_t wait;
+    pmix_info_t *info;
+    size_t ninfo;
+} client_results_t;
+
+/* A pmix_info_cbfunc_t keeping a copy of the infos in the client_results_t
+ * at cbdata and completing its wait. */
+void client_results_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                       pmix_release_cbfunc_t release_fn, void *release_cbdata);
+
+/* Wait for res (whose call returned started: an error completes it at
+ * once) and hand its infos to the caller (PMIX_INFO_FREE; NULL info:
+ * discard them). Returns the status. */
+pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
+                                  pmix_info_t **info, size_t *ninfo);
+
 /* ---- Directives common to many calls ------------------------------------ */
 
 /* The PMIX_TIMEOUT among info (seconds), 0 when absent. */

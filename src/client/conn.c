@@ -571,11 +571,8 @@ pmix_status_t conn_call(uint16_t command, const pmix_data_buffer_t *payload, int
         PMIX_DATA_BUFFER_CONSTRUCT(reply);
     }
     client_wait_init(&c.wait);
-    pmix_status_t rc = conn_request(command, payload, timeout, call_answered, &c);
-    if (PMIX_SUCCESS != rc) {
-        client_wait_done(&c.wait, rc);
-    }
-    rc = client_wait(&c.wait);
+    pmix_status_t rc = client_wait_started(
+        &c.wait, conn_request(command, payload, timeout, call_answered, &c));
     if (PMIX_SUCCESS != rc && NULL != reply) {
         PMIX_DATA_BUFFER_DESTRUCT(reply);
     }
@@ -616,4 +613,12 @@ void client_wait_done(client_wait_t *w, pmix_status_t status)
 void client_wait_op_cb(pmix_status_t status, void *cbdata)
 {
     client_wait_done(cbdata, status);
+}
+
+pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started)
+{
+    if (PMIX_SUCCESS != started) {
+        client_wait_done(w, started);
+    }
+    return client_wait(w);
 }

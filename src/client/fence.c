@@ -92,15 +92,11 @@ PMIX_EXPORT pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
                                      const pmix_info_t info[], size_t ninfo)
 {
     client_wait_t wait;
-    pmix_status_t rc;
 
     if (conn_in_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }
     client_wait_init(&wait);
-    if (PMIX_SUCCESS != (rc = PMIx_Fence_nb(procs, nprocs, info, ninfo, client_wait_op_cb,
-                                            &wait))) {
-        client_wait_done(&wait, rc);
-    }
-    return client_wait(&wait);
+    return client_wait_started(
+        &wait, PMIx_Fence_nb(procs, nprocs, info, ninfo, client_wait_op_cb, &wait));
 }
