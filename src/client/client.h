@@ -36,6 +36,9 @@ typedef struct client_state {
     store_t store;               /* what PMIx_Get answers locally */
     hashmap_t pending[3];        /* puts not yet committed: local, remote,
                                   * global; key -> pmix_value_t * */
+    uint32_t commits;            /* COMMITs sent so far: FENCE and GET carry
+                                  * it, so the server handles them after
+                                  * the commits that precede them */
 } client_state_t;
 
 /* The one client of the process. */
@@ -43,6 +46,10 @@ extern client_state_t client;
 
 /* Whether PMIx_Init has succeeded and PMIx_Finalize not yet undone it. */
 bool client_initialized(void);
+
+/* Start a FENCE or GET message with the number of commits sent so far
+ * (see conn.c: the server then handles it after them). */
+pmix_status_t client_pack_commits(pmix_data_buffer_t *msg);
 
 /* Store the procdata entries of a reply (count, then entries) in the
  * local store; locks client.lock itself. */
@@ -98,11 +105,16 @@ bool conn_in_progress_thread(void);
 
 /* ---- Waiting for a non-blocking call ------------------------------------ */
 
-/* A blocking call is its non-blocking twin plus a wait on one of these. */
+/* A blocking call is its non-blocking twin plus a wait on one of these.
+ * Between client_wait_init and client_wait, the first request the thread
+ * sends may go over the process's direct channel (conn.c), whose reply
+ * this thread then reads itself instead of waiting for the progress
+ * thread: a blocking call costs one wake-up, not two. */
 typedef struct client_wait {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool done;
+    bool direct;              /* its request went over the direct channel */
     pmix_status_t status;
 } client_wait_t;
 

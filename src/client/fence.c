@@ -75,7 +75,8 @@ PMIX_EXPORT pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs
         return rc;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&msg);
-    if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)procs, (int32_t)nprocs,
+    if (PMIX_SUCCESS == (rc = client_pack_commits(&msg)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)procs, (int32_t)nprocs,
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
