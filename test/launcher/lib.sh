@@ -25,14 +25,16 @@ check() {
 start_drover() { # stdin file, then drover run args
   local input=$1; shift
   t0=$(date +%s.%N)
-  timeout -s KILL "${GUARD_SECONDS:-60}" env --default-signal=INT,TERM,HUP \
+  rm -f "$work/pid"
+  # bash writes its pid, then becomes env, which becomes drover.
+  timeout -s KILL "${GUARD_SECONDS:-60}" bash -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"; exec "$@"' \
+    "$work/pid" env --default-signal=INT,TERM,HUP \
     "$DROVER" run "$@" >"$work/out" 2>"$work/err" <"$input" &
   tpid=$!
-  pid=
-  for _ in $(seq 1000); do
-    pid=$(pgrep -P "$tpid") && break
+  while [ ! -s "$work/pid" ] && kill -0 "$tpid" 2>/dev/null; do
     sleep 0.01
   done
+  pid=$(cat "$work/pid" 2>/dev/null)
 }
 
 launch() { start_drover /dev/null "$@"; }
