@@ -335,6 +335,234 @@ static __attribute__((noreturn)) int mode_sleep(int argc, char **argv)
     }
 }
 
+
+static pmix_status_t publish_one(const char *key, const char *value, pmix_persistence_t persist,
+                                 pmix_data_range_t range)
+{
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], key, value, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_PERSISTENCE, &persist, PMIX_PERSIST);
+    PMIX_INFO_LOAD(&info[2], PMIX_RANGE, &range, PMIX_DATA_RANGE);
+    pmix_status_t rc = PMIx_Publish(info, 3);
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+    return rc;
+}
+
+/* Look key up, waiting up to `timeout` s when wait; returns the status and
+ * the value found in *value (caller frees). */
+static pmix_status_t lookup_one(const char *key, bool wait, int timeout, char **value)
+{
+    pmix_pdata_t pdata;
+    PMIX_PDATA_CONSTRUCT(&pdata);
+    PMIX_LOAD_KEY(pdata.key, key);
+    pmix_info_t info[2];
+    int nwait = 0;
+    PMIX_INFO_LOAD(&info[0], PMIX_WAIT, &nwait, PMIX_INT);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Lookup(&pdata, 1, wait ? info : NULL, wait ? 2 : 0);
+    *value = NULL;
+    if (PMIX_SUCCESS == rc && PMIX_STRING == pdata.value.type) {
+        *value = strdup(pdata.value.data.string);
+    }
+    PMIX_PDATA_DESTRUCT(&pdata);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    return rc;
+}
+
+/* Rank 0 publishes after a pause; rank 1 waits for it. First-read data
+ * goes after one lookup; duplicates are refused; timeouts expire. */
+static int mode_publish(int argc, char **argv)
+{
+    init();
+    char *value = NULL;
+    pmix_status_t rc;
+    if (0 == me.rank) {
+        rc = publish_one("svc.late", "v-late", PMIX_PERSIST_SESSION, PMIX_RANGE_SESSION);
+        check(PMIX_SUCCESS == rc, "publish svc.late");
+        rc = publish_one("svc.late", "again", PMIX_PERSIST_SESSION, PMIX_RANGE_SESSION);
+        check(PMIX_SUCCESS != rc, "publishing svc.late twice is refused (%s)",
+              PMIx_Error_string(rc));
+        rc = publish_one("svc.once", "v-once", PMIX_PERSIST_FIRST_READ, PMIX_RANGE_SESSION);
+        check(PMIX_SUCCESS == rc, "publish svc.once (first read)");
+        rc = publish_one("svc.mine", "v-mine", PMIX_PERSIST_SESSION, PMIX_RANGE_PROC_LOCAL);
+        check(PMIX_SUCCESS == rc, "publish svc.mine (proc-local)");
+        rc = lookup_one("svc.mine", false, 0, &value);
+        check(PMIX_SUCCESS == rc && NULL != value && 0 == strcmp(value, "v-mine"),
+              "the publisher sees its proc-local data");
+        free(value);
+    } else if (1 == me.rank) {
+        rc = lookup_one("svc.late", true, 20, &value);
+        check(PMIX_SUCCESS == rc && NULL != value && 0 == strcmp(value, "v-late"),
+              "a waiting lookup gets data published later (%s)", PMIx_Error_string(rc));
+        free(value);
+        rc = lookup_one("svc.once", true, 20, &value);
+        check(PMIX_SUCCESS == rc && NULL != value, "first-read data found once");
+        free(value);
+        rc = lookup_one("svc.once", false, 0, &value);
+        check(PMIX_ERR_NOT_FOUND == rc, "and gone after (%s)", PMIx_Error_string(rc));
+        rc = lookup_one("svc.mine", false, 0, &value);
+        check(PMIX_ERR_NOT_FOUND == rc, "another's proc-local data is invisible");
+        rc = lookup_one("svc.never", true, 1, &value);
+        check(PMIX_SUCCESS != rc && NULL == value, "a lookup that waits for nothing times out (%s)",
+              PMIx_Error_string(rc));
+    }
+    PMIx_Fence(NULL, 0, NULL, 0);
+    if (0 == me.rank) {
+        char *keys[] = {"svc.late", NULL};
+        rc = PMIx_Unpublish(keys, NULL, 0);
+        check(PMIX_SUCCESS == rc, "unpublish svc.late");
+        rc = lookup_one("svc.late", false, 0, &value);
+        check(PMIX_ERR_NOT_FOUND == rc, "unpublished data is gone");
+    }
+    return finish();
+}
+
+/* Spawn `n` copies of this program in info mode; the parent checks the
+ * namespace it got. The children print their own checks. */
+static int mode_spawn(int argc, char **argv)
+{
+    init();
+    int n = atoi(argv[2]);
+    if (0 == me.rank) {
+        pmix_app_t app;
+        PMIX_APP_CONSTRUCT(&app);
+        char count[16];
+        snprintf(count, sizeof(count), "%d", n);
+        char *child_argv[] = {argv[0], "info", count, "spawned", NULL};
+        app.cmd = strdup(argv[0]);
+        app.argv = child_argv;
+        app.maxprocs = n;
+        char *env[] = {"DROVER_SPAWN_TEST=from-parent", NULL};
+        app.env = env;
+        pmix_nspace_t child;
+        pmix_status_t rc = PMIx_Spawn(NULL, 0, &app, 1, child);
+        check(PMIX_SUCCESS == rc, "spawn %d: %s", n, PMIx_Error_string(rc));
+        check(0 != strcmp(child, me.nspace), "the children got a namespace of their own: %s",
+              child);
+        printf("parent %s.%u\n", me.nspace, me.rank);
+        app.argv = NULL;
+        app.env = NULL;
+        free(app.cmd);
+        app.cmd = strdup("drover-no-such-program");
+        rc = PMIx_Spawn(NULL, 0, &app, 1, child);
+        check(PMIX_SUCCESS != rc, "spawning a missing program fails (%s)", PMIx_Error_string(rc));
+        free(app.cmd);
+    }
+    return finish();
+}
+
+static pmix_status_t query_one(const char *key, const char *nspace, pmix_info_t **results,
+                               size_t *nresults)
+{
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    char *keys[] = {(char *)key, NULL};
+    q.keys = keys;
+    pmix_info_t qual;
+    if (NULL != nspace) {
+        PMIX_INFO_LOAD(&qual, PMIX_NSPACE, nspace, PMIX_STRING);
+        q.qualifiers = &qual;
+        q.nqual = 1;
+    }
+    pmix_status_t rc = PMIx_Query_info(&q, 1, results, nresults);
+    if (NULL != nspace) {
+        PMIX_INFO_DESTRUCT(&qual);
+    }
+    return rc;
+}
+
+/* Namespaces, job status, process tables and job size. */
+static int mode_query(int argc, char **argv)
+{
+    init();
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    pmix_status_t rc = query_one(PMIX_QUERY_NAMESPACES, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
+              NULL != strstr(res[0].value.data.string, me.nspace),
+          "namespaces include mine (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+    rc = query_one(PMIX_QUERY_JOB_STATUS, me.nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n, "job status answered (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+    const char *tables[] = {PMIX_QUERY_PROC_TABLE, PMIX_QUERY_LOCAL_PROC_TABLE};
+    for (int t = 0; t < 2; t++) {
+        rc = query_one(tables[t], me.nspace, &res, &n);
+        bool ok = PMIX_SUCCESS == rc && 1 == n && PMIX_DATA_ARRAY == res[0].value.type &&
+                  PMIX_PROC_INFO == res[0].value.data.darray->type;
+        size_t size = ok ? res[0].value.data.darray->size : 0;
+        const pmix_proc_info_t *pi = ok ? res[0].value.data.darray->array : NULL;
+        check(ok && size == (size_t)atoi(argv[2]) && pi[me.rank].pid == getpid() &&
+                  pi[me.rank].proc.rank == me.rank,
+              "%s lists every process with its pid (%s)", tables[t], PMIx_Error_string(rc));
+        PMIX_INFO_FREE(res, n);
+    }
+    rc = query_one(PMIX_QUERY_NUM_PSETS, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n, "number of process sets answered");
+    PMIX_INFO_FREE(res, n);
+    rc = query_one("drover.no.such.query", NULL, &res, &n);
+    check(PMIX_SUCCESS != rc, "an unknown query is not answered (%s)", PMIx_Error_string(rc));
+    return finish();
+}
+
+/* PMIx_Log to drover's stdout and stderr. */
+static int mode_log(int argc, char **argv)
+{
+    init();
+    pmix_info_t data[2];
+    char text[64];
+    snprintf(text, sizeof(text), "logged to stderr by rank %u", me.rank);
+    PMIX_INFO_LOAD(&data[0], PMIX_LOG_STDERR, text, PMIX_STRING);
+    pmix_status_t rc = PMIx_Log(data, 1, NULL, 0);
+    check(PMIX_SUCCESS == rc, "log to stderr (%s)", PMIx_Error_string(rc));
+    snprintf(text, sizeof(text), "logged to stdout by rank %u", me.rank);
+    PMIX_INFO_LOAD(&data[1], PMIX_LOG_STDOUT, text, PMIX_STRING);
+    rc = PMIx_Log(&data[1], 1, NULL, 0);
+    check(PMIX_SUCCESS == rc, "log to stdout (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&data[0]);
+    PMIX_INFO_DESTRUCT(&data[1]);
+    return finish();
+}
+
+/* Rank 0 signals, then kills, rank 1 through PMIx_Job_control. */
+static volatile sig_atomic_t got_usr1;
+static void on_usr1(int sig)
+{
+    got_usr1 = 1;
+}
+
+static int mode_jobctl(int argc, char **argv)
+{
+    signal(SIGUSR1, on_usr1);
+    init();
+    if (0 == me.rank) {
+        pmix_proc_t target;
+        PMIX_LOAD_PROCID(&target, me.nspace, 1);
+        pmix_info_t d;
+        int sig = SIGUSR1;
+        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
+        pmix_status_t rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
+        check(PMIX_SUCCESS == rc, "signal rank 1 (%s)", PMIx_Error_string(rc));
+        PMIX_INFO_DESTRUCT(&d);
+        sleep(1);
+        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+        rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
+        check(PMIX_SUCCESS == rc, "kill rank 1 (%s)", PMIx_Error_string(rc));
+        PMIX_INFO_DESTRUCT(&d);
+        return finish();
+    }
+    while (!got_usr1) {
+        pause();
+    }
+    printf("rank 1 got SIGUSR1\n");
+    for (;;) {
+        pause();
+    }
+}
+
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -347,6 +575,11 @@ static const struct {
     {"exit", mode_exit, 1},
     {"abort", mode_abort, 1},
     {"sleep", mode_sleep, 0},
+    {"publish", mode_publish, 0},
+    {"spawn", mode_spawn, 1},
+    {"query", mode_query, 1},
+    {"log", mode_log, 0},
+    {"jobctl", mode_jobctl, 0},
 };
 
 int main(int argc, char **argv)
