@@ -163,7 +163,10 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     } else {
         snprintf(tag, sizeof(tag), "[%u.%u] ", job->index, r);
     }
-    char *procdir = session_mkdir(job->nsdir, name);
+    char *procdir;
+    if (asprintf(&procdir, "%s/%s", job->nsdir, name) < 0) {
+        procdir = NULL;
+    }
     char **env = launch_copy_env(app->env);
     pmix_proc_t proc;
     proc_name(job, r, &proc);
@@ -182,6 +185,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .argv = app->argv,
         .env = env,
         .wdir = app->wdir,
+        .procdir = procdir,
         .pgid = run->session.pgid,
     };
     bool with_stdin = 0 == job->index && 0 == r;

@@ -11,7 +11,8 @@
  *  - NODE_MAP and PROC_MAP come from PMIx_generate_regex and
  *    PMIx_generate_ppn; LOCALITY_STRING and CPUSET from the server's
  *    generators applied to the cpuset mapping.c gave each process, which is
- *    the binding the child applies to itself.
+ *    the binding the child applies to itself. The generators walk the
+ *    topology, so their strings are made once per distinct cpuset.
  *  - Nested arrays are built in place and moved into their parent value,
  *    never copied: a 256-process job has thousands of entries.
  */
@@ -146,16 +147,53 @@ static char *join_argv(char **argv)
     return s;
 }
 
-static char *locality(const launcher_job_t *job, unsigned r, bool cpuset_string)
+/* The two strings of one cpuset, made once per distinct cpuset of a job
+ * (ranks mostly share a few: the whole node, or one core each). */
+typedef struct place_strings {
+    hwloc_const_bitmap_t cpuset;
+    char *locality;
+    char *cpuset_string;
+} place_strings_t;
+
+typedef struct place_cache {
+    place_strings_t *entries;
+    size_t n;
+} place_cache_t;
+
+static const place_strings_t *place_strings(place_cache_t *cache, hwloc_const_bitmap_t set)
 {
-    pmix_cpuset_t cpuset = {.source = "hwloc", .bitmap = job->map.cpusets[r]};
-    char *s = NULL;
-    pmix_status_t rc = cpuset_string ? PMIx_server_generate_cpuset_string(&cpuset, &s)
-                                     : PMIx_server_generate_locality_string(&cpuset, &s);
-    return PMIX_SUCCESS == rc ? s : NULL;
+    for (size_t i = 0; i < cache->n; i++) {
+        if (hwloc_bitmap_isequal(cache->entries[i].cpuset, set)) {
+            return &cache->entries[i];
+        }
+    }
+    place_strings_t *grown = realloc(cache->entries, (cache->n + 1) * sizeof(*grown));
+    if (NULL == grown) {
+        return NULL;
+    }
+    cache->entries = grown;
+    place_strings_t *e = &grown[cache->n++];
+    pmix_cpuset_t cpuset = {.source = "hwloc", .bitmap = (void *)set};
+    *e = (place_strings_t){.cpuset = set};
+    if (PMIX_SUCCESS != PMIx_server_generate_locality_string(&cpuset, &e->locality)) {
+        e->locality = NULL;
+    }
+    if (PMIX_SUCCESS != PMIx_server_generate_cpuset_string(&cpuset, &e->cpuset_string)) {
+        e->cpuset_string = NULL;
+    }
+    return e;
 }
 
-static void add_proc(infolist_t *l, const launcher_job_t *job, unsigned r)
+static void place_cache_free(place_cache_t *cache)
+{
+    for (size_t i = 0; i < cache->n; i++) {
+        free(cache->entries[i].locality);
+        free(cache->entries[i].cpuset_string);
+    }
+    free(cache->entries);
+}
+
+static void add_proc(infolist_t *l, const launcher_job_t *job, unsigned r, place_cache_t *cache)
 {
     const launcher_t *run = job->run;
     const launcher_proc_t *p = &job->procs[r];
@@ -171,12 +209,16 @@ static void add_proc(infolist_t *l, const launcher_job_t *job, unsigned r)
     add_u32(&pl, PMIX_NODEID, 0);
     /* Unbound or not, a process has a cpuset: generators that find nothing
      * to say leave the key out. */
-    char *s = locality(job, r, false);
-    if (NULL != s) {
-        add_owned(&pl, PMIX_LOCALITY_STRING, s);
-    }
-    if (NULL != (s = locality(job, r, true))) {
-        add_owned(&pl, PMIX_CPUSET, s);
+    const place_strings_t *place = place_strings(cache, job->map.cpusets[r]);
+    if (NULL == place) {
+        pl.failed = true;
+    } else {
+        if (NULL != place->locality) {
+            add(&pl, PMIX_LOCALITY_STRING, place->locality, PMIX_STRING);
+        }
+        if (NULL != place->cpuset_string) {
+            add(&pl, PMIX_CPUSET, place->cpuset_string, PMIX_STRING);
+        }
     }
     char *procdir;
     add_owned(&pl, PMIX_PROCDIR, asprintf(&procdir, "%s/%u", job->nsdir, r) < 0 ? NULL : procdir);
@@ -260,9 +302,11 @@ static pmix_status_t build(infolist_t *l, const launcher_job_t *job)
     infolist_t node = {0};
     add_node_keys(&node, job, true);
     add_array(l, PMIX_NODE_INFO_ARRAY, &node);
+    place_cache_t cache = {0};
     for (unsigned r = 0; r < job->nprocs; r++) {
-        add_proc(l, job, r);
+        add_proc(l, job, r, &cache);
     }
+    place_cache_free(&cache);
     return l->failed ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 

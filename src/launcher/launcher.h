@@ -165,6 +165,10 @@ char *session_mkdir(const char *dir, const char *name);
  * (and, with adopted, to every child drover adopted as subreaper). */
 void session_signal_all(const launcher_session_t *s, int sig, bool adopted);
 
+/* The run is over: kill the anchor (and anything left in the group) now,
+ * so that it dies while the rest is torn down. */
+void session_release_anchor(launcher_session_t *s);
+
 /* Kill whatever is left, reap it, remove the session directory and the
  * jobs' shared-memory segments and release s. Accepts a session never
  * created. */
@@ -233,6 +237,7 @@ typedef struct launch_child {
     char *const *argv;
     char *const *env;
     const char *wdir;     /* NULL: stay */
+    const char *procdir;  /* directory the child creates, or NULL */
     int fds[3];           /* onto 0, 1, 2 */
     pid_t pgid;           /* process group to join */
     cpu_set_t *affinity;  /* NULL: unbound */

@@ -239,6 +239,7 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
+    session_release_anchor(&run->session);
     host_flush(run);
     pubsub_destroy(run->pubsub);
     run->pubsub = NULL;

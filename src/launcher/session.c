@@ -249,6 +249,14 @@ static void reap_everything(const launcher_session_t *s)
     }
 }
 
+void session_release_anchor(launcher_session_t *s)
+{
+    if (s->pgid > 0 && s->anchor_alive) {
+        /* The anchor dies with whatever is left in its group. */
+        killpg(s->pgid, SIGKILL);
+    }
+}
+
 void session_destroy(launcher_session_t *s)
 {
     if (s->pgid > 0) {

@@ -23,6 +23,7 @@
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
+#include "topology.h"
 
 server_state_t server;
 
@@ -166,6 +167,12 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
             PMIX_LOAD_NSPACE(server.me.nspace, v->data.string);
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_RANK) && PMIX_PROC_RANK == v->type) {
             server.me.rank = v->data.rank;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&
+                   NULL != v->data.topo && NULL != v->data.topo->topology &&
+                   (NULL == v->data.topo->source ||
+                    0 == strncmp(v->data.topo->source, "hwloc", 5))) {
+            /* The host's topology, loaded once: borrowed until finalize. */
+            topology_adopt(v->data.topo->topology);
         }
     }
     if ('\0' == server.me.nspace[0]) {

@@ -538,6 +538,8 @@ static int mode_jobctl(int argc, char **argv)
 {
     signal(SIGUSR1, on_usr1);
     init();
+    /* Rank 1 has its handler before rank 0 can signal it. */
+    PMIx_Fence(NULL, 0, NULL, 0);
     if (0 == me.rank) {
         pmix_proc_t target;
         PMIX_LOAD_PROCID(&target, me.nspace, 1);
