@@ -37,7 +37,7 @@ stage() {
 }
 
 STAGE_TEST_ARGS="" stage "build and test (warnings are errors)" build-ci -Dwerror=true
-STAGE_TEST_ARGS="--suite unit" stage "unit tests under ASan+UBSan" build-ci-asan \
+STAGE_TEST_ARGS="--suite unit --suite launcher" stage "unit and launcher tests under ASan+UBSan" build-ci-asan \
   -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 
 echo "=== fuzzing unpack for ${fuzz_seconds}s"

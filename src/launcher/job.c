@@ -34,6 +34,17 @@
 #include "pmix.h"
 #include "pmix_server.h"
 
+void job_free_apps(launcher_app_t *apps, size_t napps)
+{
+    for (size_t a = 0; NULL != apps && a < napps; a++) {
+        launch_free_env(apps[a].argv);
+        launch_free_env(apps[a].env);
+        free(apps[a].wdir);
+        free(apps[a].program);
+    }
+    free(apps);
+}
+
 launcher_job_t *job_create(launcher_t *run, launcher_app_t *apps, unsigned napps,
                            const pmix_proc_t *parent)
 {
@@ -51,13 +62,7 @@ launcher_job_t *job_create(launcher_t *run, launcher_app_t *apps, unsigned napps
         NULL == (job->procs = calloc(nprocs, sizeof(*job->procs)))) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         free(job);
-        for (unsigned a = 0; a < napps; a++) {
-            launch_free_env(apps[a].argv);
-            launch_free_env(apps[a].env);
-            free(apps[a].wdir);
-            free(apps[a].program);
-        }
-        free(apps);
+        job_free_apps(apps, napps);
         return NULL;
     }
     job->run = run;
@@ -462,13 +467,7 @@ void job_destroy(launcher_job_t *job)
             }
         }
     }
-    for (unsigned a = 0; a < job->napps; a++) {
-        launch_free_env(job->apps[a].argv);
-        launch_free_env(job->apps[a].env);
-        free(job->apps[a].wdir);
-        free(job->apps[a].program);
-    }
-    free(job->apps);
+    job_free_apps(job->apps, job->napps);
     free(job->procs);
     mapping_release(&job->map);
     free(job->nsdir);

@@ -291,6 +291,9 @@ struct launcher_job {
     int exit_code;                    /* first non-zero of its processes */
 };
 
+/* Free an array of napps apps and what they own. Accepts NULL. */
+void job_free_apps(launcher_app_t *apps, size_t napps);
+
 /* Create a job of napps apps (apps are moved into the job, which owns them
  * afterwards even on failure) and add it to the run. Returns NULL after a
  * message when memory runs out. */

@@ -172,10 +172,7 @@ static int execute(launcher_t *run)
     }
     status = command_line_app(run, app);
     if (0 != status) {
-        launch_free_env(app->argv);
-        launch_free_env(app->env);
-        free(app->wdir);
-        free(app);
+        job_free_apps(app, 1);
         return status;
     }
     if (0 != (status = mapping_load(&run->topo, run->opts->use_hwthreads))) {

@@ -35,17 +35,6 @@ static const char *string_info(const pmix_info_t *info, size_t ninfo, const char
     return NULL;
 }
 
-static void free_apps(launcher_app_t *apps, size_t napps)
-{
-    for (size_t a = 0; a < napps; a++) {
-        launch_free_env(apps[a].argv);
-        launch_free_env(apps[a].env);
-        free(apps[a].wdir);
-        free(apps[a].program);
-    }
-    free(apps);
-}
-
 /* Fill out from the client's app. Returns PMIX_SUCCESS or an error after
  * a message. */
 static pmix_status_t convert(launcher_t *run, const pmix_app_t *in, const pmix_info_t *job_info,
@@ -112,7 +101,7 @@ void spawn_job(launcher_t *run, const pmix_proc_t *requestor, const pmix_info_t 
     for (size_t a = 0; a < napps; a++) {
         pmix_status_t rc = convert(run, &apps[a], job_info, ninfo, &converted[a]);
         if (PMIX_SUCCESS != rc) {
-            free_apps(converted, napps);
+            job_free_apps(converted, napps);
             cbfunc(rc, NULL, cbdata);
             return;
         }

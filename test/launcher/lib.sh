@@ -43,7 +43,7 @@ launch_stdin() { start_drover "$@"; }
 finish() {
   wait "$tpid"
   rc=$?
-  elapsed=$(echo "$(date +%s.%N) - $t0" | bc)
+  elapsed=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.3f", b - a}')
   out=$(cat "$work/out")
   err=$(cat "$work/err")
 }
@@ -60,7 +60,7 @@ wait_for() { # pattern count
 }
 
 within() { # seconds: the last run ended in time
-  [ "$(echo "$elapsed < $1" | bc)" -eq 1 ]
+  awk -v e="$elapsed" -v limit="$1" 'BEGIN {exit !(e < limit)}'
 }
 
 no_leftovers() {
