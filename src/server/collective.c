@@ -9,9 +9,11 @@
  *  - The number of local participants comes from the registrations (a
  *    wildcard counts every local process of the job, including those not
  *    yet registered as clients).
- *  - A collective cannot complete if a participant has gone (exited,
- *    dropped its connection, or finalized) without contributing: it fails
- *    at once with PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs.
+ *  - A collective cannot complete if a participant has gone (dropped its
+ *    connection without finalizing, or was deregistered because its
+ *    process ended) without contributing: it fails at once with
+ *    PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs. A participant that only
+ *    finalized may still initialise again and join.
  *  - PMIX_TIMEOUT in the first contributor's directives arms a timer;
  *    when it fires, the members get PMIX_ERR_TIMEOUT. Once the host has
  *    the collective it is only abandoned, and freed on the host's answer.
@@ -97,7 +99,7 @@ static bool lost_participant(const collective_t *c)
         for (uint32_t k = 0; k < ns->clients.count; k++) {
             const server_client_t *client = ns->clients.entries[k].value;
             if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == client->proc.rank) &&
-                (client->gone || client->finalized) && !has_contributed(c, &client->proc)) {
+                client->gone && !has_contributed(c, &client->proc)) {
                 return true;
             }
         }
