@@ -154,6 +154,11 @@ typedef struct client_results {
 void client_results_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                        pmix_release_cbfunc_t release_fn, void *release_cbdata);
 
+/* The start of a blocking call answered with infos: clear *info and
+ * *ninfo (both NULL, or neither, for "discard the results"), refuse the
+ * progress thread, and make res ready to wait on. */
+pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, size_t *ninfo);
+
 /* Wait for res (whose call returned started: an error completes it at
  * once) and hand its infos to the caller (PMIX_INFO_FREE; NULL info:
  * discard them). Returns the status. */

@@ -110,3 +110,20 @@ pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
     }
     return rc;
 }
+
+pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, size_t *ninfo)
+{
+    *res = (client_results_t){.info = NULL};
+    if ((NULL == info) != (NULL == ninfo)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL != info) {
+        *info = NULL;
+        *ninfo = 0;
+    }
+    if (conn_in_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    client_wait_init(&res->wait);
+    return PMIX_SUCCESS;
+}

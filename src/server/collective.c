@@ -11,7 +11,10 @@
  *    yet registered as clients).
  *  - A collective cannot complete if a participant has gone (exited,
  *    dropped its connection, or finalized) without contributing: it fails
- *    at once with PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs.
+ *    at once with PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs. A group
+ *    construct marked PMIX_GROUP_OPTIONAL instead completes without it.
+ *  - Groups name their collectives: the group's name is part of the
+ *    signature, so two groups of the same processes stay apart.
  *  - PMIX_TIMEOUT in the first contributor's directives arms a timer;
  *    when it fires, the members get PMIX_ERR_TIMEOUT. Once the host has
  *    the collective it is only abandoned, and freed on the host's answer.
@@ -37,8 +40,7 @@ static int compare_procs(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Sort procs and drop duplicates; returns the new count. */
-static size_t normalise(pmix_proc_t *procs, size_t n)
+size_t collective_normalise(pmix_proc_t *procs, size_t n)
 {
     size_t k = 0;
     qsort(procs, n, sizeof(*procs), compare_procs);
@@ -50,14 +52,19 @@ static size_t normalise(pmix_proc_t *procs, size_t n)
     return k;
 }
 
-static char *make_signature(collective_kind_t kind, const pmix_proc_t *procs, size_t n)
+/* The name (a group's) is written with its length, so no name can be
+ * mistaken for another followed by participants. */
+static char *make_signature(collective_kind_t kind, const char *name, const pmix_proc_t *procs,
+                            size_t n)
 {
-    size_t size = 16 + n * (PMIX_MAX_NSLEN + 16);
+    size_t namelen = NULL == name ? 0 : strlen(name);
+    size_t size = 48 + namelen + n * (PMIX_MAX_NSLEN + 16);
     char *sig = malloc(size);
     if (NULL == sig) {
         return NULL;
     }
-    size_t len = (size_t)snprintf(sig, size, "%d", (int)kind);
+    size_t len = (size_t)snprintf(sig, size, "%d#%zu:%s", (int)kind, namelen,
+                                  NULL == name ? "" : name);
     for (size_t i = 0; i < n; i++) {
         len += (size_t)snprintf(sig + len, size - len, "|%.*s:%u", PMIX_MAX_NSLEN,
                                 procs[i].nspace, procs[i].rank);
@@ -86,9 +93,10 @@ static bool has_contributed(const collective_t *c, const pmix_proc_t *p)
     return false;
 }
 
-/* A local participant that can no longer contribute, if any. */
-static bool lost_participant(const collective_t *c)
+/* The local participants that can no longer contribute. */
+static uint32_t count_lost(const collective_t *c)
 {
+    uint32_t lost = 0;
     for (size_t i = 0; i < c->nprocs; i++) {
         const server_nspace_t *ns = nspace_find(c->procs[i].nspace);
         if (NULL == ns) {
@@ -98,11 +106,17 @@ static bool lost_participant(const collective_t *c)
             const server_client_t *client = ns->clients.entries[k].value;
             if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == client->proc.rank) &&
                 (client->gone || client->finalized) && !has_contributed(c, &client->proc)) {
-                return true;
+                lost++;
             }
         }
     }
-    return false;
+    return lost;
+}
+
+/* Whether everyone still able to contribute has (PMIX_GROUP_OPTIONAL). */
+static bool complete_without_lost(const collective_t *c)
+{
+    return c->nmembers + count_lost(c) >= c->expected;
 }
 
 static void free_collective(collective_t *c)
@@ -115,6 +129,7 @@ static void free_collective(collective_t *c)
     }
     free(c->members);
     free(c->signature);
+    free(c->name);
     free(c->procs);
     protocol_free_array(c->info, c->ninfo, PMIX_INFO);
     PMIX_DATA_BUFFER_DESTRUCT(&c->blob);
@@ -138,6 +153,10 @@ static uint16_t command_of(collective_kind_t kind)
         return PROTOCOL_CONNECT;
     case COLLECTIVE_DISCONNECT:
         return PROTOCOL_DISCONNECT;
+    case COLLECTIVE_GROUP_CONSTRUCT:
+        return PROTOCOL_GROUP_CONSTRUCT;
+    case COLLECTIVE_GROUP_DESTRUCT:
+        return PROTOCOL_GROUP_DESTRUCT;
     case COLLECTIVE_FENCE:
     default:
         return PROTOCOL_FENCE;
@@ -185,6 +204,8 @@ static void read_directives(collective_t *c)
     for (size_t i = 0; i < c->ninfo; i++) {
         if (PMIX_CHECK_KEY(&c->info[i], PMIX_COLLECT_DATA)) {
             c->collect_data = PMIX_INFO_TRUE(&c->info[i]);
+        } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_GROUP_OPTIONAL)) {
+            c->optional = PMIX_INFO_TRUE(&c->info[i]);
         } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_TIMEOUT) && PMIX_INT == c->info[i].value.type &&
                    c->info[i].value.data.integer > 0 && NULL == c->timer) {
             struct timeval tv = {.tv_sec = c->info[i].value.data.integer};
@@ -217,11 +238,11 @@ static uint32_t count_local(const pmix_proc_t *procs, size_t n)
 
 /* Find the collective for procs, or start it (taking procs and info over
  * on success). */
-static pmix_status_t find_or_start(collective_kind_t kind, pmix_proc_t *procs, size_t nprocs,
-                                   pmix_info_t *info, size_t ninfo, collective_t **out,
-                                   bool *adopted)
+static pmix_status_t find_or_start(collective_kind_t kind, const char *name, pmix_proc_t *procs,
+                                   size_t nprocs, pmix_info_t *info, size_t ninfo,
+                                   collective_t **out, bool *adopted)
 {
-    char *sig = make_signature(kind, procs, nprocs);
+    char *sig = make_signature(kind, name, procs, nprocs);
     collective_t *c;
 
     *adopted = false;
@@ -235,6 +256,11 @@ static pmix_status_t find_or_start(collective_kind_t kind, pmix_proc_t *procs, s
     }
     if (NULL == (c = calloc(1, sizeof(*c)))) {
         free(sig);
+        return PMIX_ERR_NOMEM;
+    }
+    if (NULL != name && NULL == (c->name = strdup(name))) {
+        free(sig);
+        free(c);
         return PMIX_ERR_NOMEM;
     }
     c->kind = kind;
@@ -257,6 +283,15 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
                               pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
                               size_t ninfo, collective_t **out, bool *complete)
 {
+    return collective_join_named(kind, NULL, peer, tag, procs, nprocs, info, ninfo, out,
+                                 complete);
+}
+
+pmix_status_t collective_join_named(collective_kind_t kind, const char *name, server_peer_t *peer,
+                                    uint32_t tag, pmix_proc_t *procs, size_t nprocs,
+                                    pmix_info_t *info, size_t ninfo, collective_t **out,
+                                    bool *complete)
+{
     collective_t *c = NULL;
     bool adopted = false;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -270,12 +305,13 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
         PMIX_LOAD_PROCID(procs, peer->proc.nspace, PMIX_RANK_WILDCARD);
         nprocs = 1;
     }
-    nprocs = normalise(procs, nprocs);
+    nprocs = collective_normalise(procs, nprocs);
     if (!includes(procs, nprocs, &peer->proc)) {
         rc = PMIX_ERR_BAD_PARAM;
         goto done;
     }
-    if (PMIX_SUCCESS != (rc = find_or_start(kind, procs, nprocs, info, ninfo, &c, &adopted))) {
+    if (PMIX_SUCCESS !=
+        (rc = find_or_start(kind, name, procs, nprocs, info, ninfo, &c, &adopted))) {
         goto done;
     }
     if (has_contributed(c, &peer->proc) || c->at_host) {
@@ -292,7 +328,9 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
     peer_retain(peer);
     *out = c;
     *complete = c->nmembers >= c->expected;
-    if (!*complete && lost_participant(c)) {
+    if (!*complete && c->optional) {
+        *complete = complete_without_lost(c);
+    } else if (!*complete && count_lost(c) > 0) {
         collective_finish(c, command_of(kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
         *out = NULL;
     }
@@ -315,7 +353,12 @@ void collective_client_gone(server_client_t *client)
         collective_t *next = c->next;
         if (!c->at_host && includes(c->procs, c->nprocs, &client->proc) &&
             !has_contributed(c, &client->proc)) {
-            collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+            if (!c->optional) {
+                collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+            } else if (complete_without_lost(c) && NULL != c->ready) {
+                /* The others need not wait for it any longer. */
+                c->ready(c);
+            }
         }
         c = next;
     }

@@ -238,6 +238,7 @@ void nspace_client_gone(server_client_t *client)
     peer_run_deferred(client);
     collective_client_gone(client);
     data_client_gone(client);
+    group_client_gone(client);
 }
 
 static void drop_client(server_nspace_t *ns, server_client_t *client)

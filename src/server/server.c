@@ -254,7 +254,12 @@ static pmix_status_t shut_down(void *arg)
     peer_close_all();
     collective_clear_all();
     data_clear_all();
+    group_clear_all();
+    iof_clear_all();
     nspace_clear_all();
+    pset_clear_all();
+    attrs_clear_all();
+    credential_clear();
     listener_stop();
     store_clear(&server.data);
     stopping = true;
