@@ -26,6 +26,7 @@
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "protocol.h"
+#include "role.h"
 #include "store.h"
 
 typedef struct client_state {
@@ -44,8 +45,30 @@ typedef struct client_state {
 /* The one client of the process. */
 extern client_state_t client;
 
-/* Whether PMIx_Init has succeeded and PMIx_Finalize not yet undone it. */
+/* Whether PMIx_Init (or PMIx_tool_init) has succeeded and PMIx_Finalize
+ * not yet undone it. */
 bool client_initialized(void);
+
+/* PMIx_Init and PMIx_tool_init: counted, serialised, and for one role per
+ * process. The first call claims role and runs setup, which connects (or
+ * sets the process up alone) and sets client.me; on its failure nothing
+ * is left behind. *proc (may be NULL) receives client.me. */
+pmix_status_t client_start(role_t role, pmix_status_t (*setup)(const pmix_info_t *, size_t),
+                           const pmix_info_t *info, size_t ninfo, pmix_proc_t *proc);
+
+/* PMIx_Finalize and PMIx_tool_finalize: the last call of role tears down. */
+pmix_status_t client_finish(role_t role, const pmix_info_t *info, size_t ninfo);
+
+/* Register client.me's namespace locally as a job of one of which it is
+ * rank 0 (a singleton's, or a tool's own). */
+pmix_status_t client_register_self(void);
+
+/* Run without a server as client.me, rank 0 of a job of one: its job data
+ * registered locally and the progress thread started. */
+pmix_status_t client_start_alone(void);
+
+/* The server URI its host put in the environment, or NULL. Borrowed. */
+const char *client_uri_from_env(void);
 
 /* Start a FENCE or GET message with the number of commits sent so far
  * (see conn.c: the server then handles it after them). */
@@ -187,5 +210,14 @@ void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_i
 
 /* Forget every handler (finalize). */
 void event_clear_all(void);
+
+/* ---- iof.c ------------------------------------------------------------ */
+
+/* An IOF message from the server: hand the output to the handlers it
+ * names (progress thread). */
+void iof_received(pmix_data_buffer_t *payload);
+
+/* Stop forwarding stdin and forget every output handler (finalize). */
+void iof_forget_all(void);
 
 #endif /* DROVER_CLIENT_H */

@@ -23,6 +23,7 @@
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
+#include "server_entry.h"
 
 server_state_t server;
 
@@ -101,6 +102,11 @@ pmix_status_t server_post(void (*fn)(void *arg), void *arg)
     pthread_mutex_unlock(&post_lock);
     wake();
     return PMIX_SUCCESS;
+}
+
+pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg)
+{
+    return server_post(fn, arg);
 }
 
 typedef struct sync_call {

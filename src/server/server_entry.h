@@ -35,4 +35,8 @@ pmix_status_t server_entry_iof_push(const pmix_proc_t *targets, size_t ntargets,
                                     const pmix_byte_object_t *bo, const pmix_info_t *dirs,
                                     size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* Run fn(arg) in the server's progress thread (callbacks of the host's
+ * own non-blocking calls). PMIX_ERR_INIT when no server runs. */
+pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg);
+
 #endif /* DROVER_SERVER_ENTRY_H */
