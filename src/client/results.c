@@ -52,7 +52,10 @@ static void release_infos(void *cbdata)
 static void info_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     info_request_t *r = arg;
-    if (NULL != reply && (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status)) {
+    /* A host that finished at once (PMIX_OPERATION_SUCCEEDED) sends no
+     * infos at all. */
+    if (NULL != reply && reply->unpack_ptr < reply->pack_ptr &&
+        (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status)) {
         pmix_status_t rc = protocol_unpack_array(reply, PMIX_INFO, (void **)&r->info, &r->ninfo);
         if (PMIX_SUCCESS != rc) {
             status = rc;

@@ -54,10 +54,12 @@ static void relay_free(relay_t *r)
     free(r);
 }
 
-/* Reply with status (and the body packed so far) and free r. */
+/* Reply with status (and, when there is an answer, the body packed so
+ * far) and free r. */
 void relay_finish(relay_t *r, pmix_status_t status)
 {
-    peer_reply(r->peer, r->command, r->tag, status, PMIX_SUCCESS == status ? &r->body : NULL);
+    bool answer = PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status;
+    peer_reply(r->peer, r->command, r->tag, status, answer ? &r->body : NULL);
     relay_free(r);
 }
 
