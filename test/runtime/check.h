@@ -27,10 +27,13 @@ extern pmix_proc_t me;
         }                                                                  \
     } while (0)
 
-/* Expect status rc to be want. */
-#define CHECK_RC(rc, want, what)                                           \
-    CHECK((want) == (rc), "%s: %s, expected %s", what, PMIx_Error_string(rc), \
-          PMIx_Error_string(want))
+/* Expect status expr (evaluated once) to be want. */
+#define CHECK_RC(expr, want, what)                                         \
+    do {                                                                   \
+        pmix_status_t check_rc_ = (expr);                                  \
+        CHECK((want) == check_rc_, "%s: %s, expected %s", what,            \
+              PMIx_Error_string(check_rc_), PMIx_Error_string(want));      \
+    } while (0)
 
 /* Wait up to seconds for *flag (set by another thread) to become true. */
 static inline bool wait_for(volatile bool *flag, int seconds)
