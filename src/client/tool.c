@@ -76,7 +76,7 @@ static pmix_status_t read_attachment(const char *path, char **uri)
     FILE *f = fopen(path, "r");
 
     if (NULL == f) {
-        return PMIX_ERR_NOT_FOUND;
+        return PMIX_ERR_UNREACH; /* no file: no way to that server */
     }
     char *got = fgets(line, sizeof(line), f);
     fclose(f);

@@ -86,6 +86,7 @@ static void stop_at_host(const pull_t *p)
 
 typedef struct pull_op {
     pull_t *pull;
+    server_peer_t *requester;    /* where the answer goes, a reference */
     uint32_t tag;
     pmix_status_t status;
     pmix_info_t *dirs;           /* held for the host */
@@ -102,7 +103,8 @@ static void pull_answered_in_thread(void *arg)
         op->pull->next = pulls;
         pulls = op->pull;
     }
-    peer_reply(op->pull->peer, PROTOCOL_IOF_PULL, op->tag, op->status, NULL);
+    peer_reply(op->requester, PROTOCOL_IOF_PULL, op->tag, op->status, NULL);
+    peer_release(op->requester);
     if (PMIX_SUCCESS != op->status) {
         free_pull(op->pull);
     }
@@ -117,6 +119,7 @@ static void pull_answered(pmix_status_t status, void *cbdata)
     if (PMIX_SUCCESS != server_post(pull_answered_in_thread, op)) {
         /* Shutting down: the connection goes with it. */
         free_pull(op->pull);
+        peer_release(op->requester);
         protocol_free_array(op->dirs, op->ndirs, PMIX_INFO);
         free(op);
     }
@@ -148,9 +151,12 @@ void iof_pull_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pay
         goto fail;
     }
     p->channels &= PULLABLE;
-    p->peer = peer;
-    peer_retain(peer);
+    /* Output goes where events go: not to a direct connection. */
+    p->peer = peer_main(peer);
+    peer_retain(p->peer);
     op->pull = p;
+    op->requester = peer;
+    peer_retain(peer);
     op->tag = tag;
     rc = PMIX_OPERATION_SUCCEEDED;
     if (NULL != server.host.iof_pull) {
@@ -181,9 +187,10 @@ void iof_deregister_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
     int32_t n = 1;
     pmix_status_t rc = PMIx_Data_unpack(NULL, payload, &id, &n, PMIX_SIZE);
     pull_t *found = NULL;
+    const server_peer_t *owner = peer_main(peer);
 
     for (pull_t **p = &pulls; PMIX_SUCCESS == rc && NULL != *p; p = &(*p)->next) {
-        if ((*p)->peer == peer && (*p)->id == id) {
+        if ((*p)->peer == owner && (*p)->id == id) {
             found = *p;
             *p = found->next;
             break;

@@ -78,6 +78,22 @@ server_peer_t *peer_first(void)
     return peers;
 }
 
+server_peer_t *peer_main(server_peer_t *peer)
+{
+    if (!peer->direct) {
+        return peer;
+    }
+    if (NULL != peer->client) {
+        return NULL != peer->client->peer ? peer->client->peer : peer;
+    }
+    for (server_peer_t *p = peers; NULL != p; p = p->next) {
+        if (p->tool && !p->direct && p->pid == peer->pid && p->uid == peer->uid) {
+            return p;
+        }
+    }
+    return peer;
+}
+
 void peer_retain(server_peer_t *peer)
 {
     peer->refs++;

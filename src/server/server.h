@@ -158,6 +158,11 @@ void peer_close_all(void);
  * sent (or, when it is gone, drop them). */
 void peer_run_deferred(server_client_t *client);
 
+/* The main connection of the process that owns peer: peer itself, or for
+ * a direct connection (which carries no events or output) the process's
+ * main one. */
+server_peer_t *peer_main(server_peer_t *peer);
+
 /* The first open connection (then ->next), for walking them all. */
 server_peer_t *peer_first(void);
 

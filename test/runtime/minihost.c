@@ -10,8 +10,9 @@
  *            library's own fallbacks are exercised (native credentials,
  *            local groups, no tool_connected...)
  *   -t tool  also run tool with only the server's URI in its environment
- *            (no namespace or rank); the server is finalized once the
- *            ranks are done, and the tool must cope with losing it
+ *            (no namespace or rank) and the line "tool input" on its stdin;
+ *            the server is finalized once the ranks are done, and the tool
+ *            must cope with losing it
  *
  * Otherwise the host offers every module function the API tests need:
  * allocate, monitor, fabric, credentials, I/O forwarding (it captures each
@@ -374,7 +375,15 @@ static pid_t launch_tool(char *tool)
         }
     }
     env[k] = NULL;
-    pid_t pid = spawn(argv, env, -1, -1, -1);
+    /* Its stdin holds one line, for it to forward (PMIX_IOF_PUSH_STDIN). */
+    int in[2];
+    if (0 != pipe2(in, O_CLOEXEC) || 11 != write(in[1], "tool input\n", 11)) {
+        perror("minihost: tool stdin");
+        exit(1);
+    }
+    close(in[1]);
+    pid_t pid = spawn(argv, env, in[0], -1, -1);
+    close(in[0]);
     PMIX_ARGV_FREE(env);
     return pid;
 }
@@ -446,7 +455,14 @@ static int run(rank_io_t *io, uint32_t n)
             running--;
             int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
             if (0 == result && 0 != code) {
+                /* A failed rank fails the test: the others may be waiting
+                 * for it, so end them. */
                 result = code;
+                for (uint32_t o = 0; o < n; o++) {
+                    if (0 != io[o].pid) {
+                        kill(io[o].pid, SIGTERM);
+                    }
+                }
             }
         }
     }
@@ -463,6 +479,7 @@ int main(int argc, char **argv)
     while ((opt = getopt(argc, argv, "+bt:")) != -1) {
         if ('b' == opt) {
             bare = true;
+            setenv("MINIHOST_BARE", "1", 1); /* for the tests to know */
         } else if ('t' == opt) {
             tool = optarg;
         } else {
