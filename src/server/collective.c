@@ -93,7 +93,8 @@ static bool has_contributed(const collective_t *c, const pmix_proc_t *p)
     return false;
 }
 
-/* The local participants that can no longer contribute. */
+/* The local participants that can no longer contribute: clients gone or
+ * finalized without contributing, and clients deregistered since. */
 static uint32_t count_lost(const collective_t *c)
 {
     uint32_t lost = 0;
@@ -101,6 +102,14 @@ static uint32_t count_lost(const collective_t *c)
         const server_nspace_t *ns = nspace_find(c->procs[i].nspace);
         if (NULL == ns) {
             continue;
+        }
+        for (uint32_t k = 0; k < ns->departed.count; k++) {
+            pmix_proc_t p;
+            PMIX_LOAD_PROCID(&p, ns->name, *(const pmix_rank_t *)ns->departed.entries[k].key);
+            if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == p.rank) &&
+                !has_contributed(c, &p)) {
+                lost++;
+            }
         }
         for (uint32_t k = 0; k < ns->clients.count; k++) {
             const server_client_t *client = ns->clients.entries[k].value;

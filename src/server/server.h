@@ -55,6 +55,8 @@ struct server_nspace {
     pmix_data_buffer_t reg;      /* the registration, packed once as PMIX_INFO[] */
     hashmap_t clients;           /* rank (4 bytes) -> server_client_t * */
     hashmap_t local_ranks;       /* ranks named by PMIX_LOCAL_PEERS */
+    hashmap_t departed;          /* ranks whose clients were deregistered:
+                                  * they will contribute to nothing more */
     char **cleanup;              /* paths to remove when the job goes */
     uint8_t *cleanup_mode;       /* cleanup_mode_t of each */
     size_t ncleanup;

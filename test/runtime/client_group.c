@@ -115,6 +115,8 @@ static void construct_all(void)
     CHECK(PMIX_STRING == names->type && 1 == names->size &&
               0 == strcmp(((char **)names->array)[0], "g.all"),
           "one group named g.all");
+    /* No one builds more until everyone has looked. */
+    fence();
     PMIX_INFO_FREE(results, nresults);
     CHECK_RC(query_one(PMIX_QUERY_GROUP_MEMBERSHIP, "g.all", &results, &nresults), PMIX_SUCCESS,
              "membership query");
@@ -331,26 +333,71 @@ static void timeouts_and_errors(void)
     fence();
 }
 
+#define GO_FINALIZE (PMIX_EXTERNAL_ERR_BASE - 201)
+
+static volatile bool go_finalize, opt_done;
+static pmix_status_t opt_status;
+
+static void go(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+               size_t ninfo, pmix_info_t results[], size_t nresults,
+               pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    go_finalize = true;
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void opt_built(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                      pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    const pmix_rank_t ranks[] = {0, 1, 2};
+    opt_status = status;
+    if (PMIX_SUCCESS == status) {
+        check_members(info, ninfo, "g.opt", ranks, 3);
+    }
+    if (NULL != release_fn) {
+        release_fn(release_cbdata);
+    }
+    opt_done = true;
+}
+
 /* Rank 3 finalizes instead of joining: with PMIX_GROUP_OPTIONAL the others
- * form the group without it. */
+ * form their groups without it, whether it goes while they wait (g.opt:
+ * rank 0 tells it to once its own contribution is in) or has gone, and
+ * been deregistered, before they start (g.opt2, most likely). */
 static void optional_member(void)
 {
     pmix_proc_t all;
     pmix_info_t opt, *results;
     size_t nresults;
+    pmix_status_t code = GO_FINALIZE;
     const pmix_rank_t ranks[] = {0, 1, 2};
+    struct timespec later = {.tv_nsec = 500 * 1000 * 1000};
 
     if (3 == me.rank) {
+        CHECK(PMIx_Register_event_handler(&code, 1, NULL, 0, go, NULL, NULL) >= 0, "go handler");
+        fence();
+        CHECK(wait_for(&go_finalize, 20), "told to finalize");
         return;
     }
+    fence();
     PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&opt, PMIX_GROUP_OPTIONAL, NULL, PMIX_BOOL);
-    CHECK_RC(PMIx_Group_construct("g.opt", &all, 1, &opt, 1, &results, &nresults), PMIX_SUCCESS,
+    CHECK_RC(PMIx_Group_construct_nb("g.opt", &all, 1, &opt, 1, opt_built, NULL), PMIX_SUCCESS,
              "optional construct");
-    PMIX_INFO_DESTRUCT(&opt);
-    check_members(results, nresults, "g.opt", ranks, 3);
+    if (0 == me.rank) {
+        CHECK_RC(PMIx_Notify_event(GO_FINALIZE, NULL, PMIX_RANGE_NAMESPACE, NULL, 0, NULL, NULL),
+                 PMIX_SUCCESS, "tell rank 3");
+    }
+    CHECK(wait_for(&opt_done, 20), "optional construct completes");
+    CHECK_RC(opt_status, PMIX_SUCCESS, "optional construct");
+    nanosleep(&later, NULL);
+    CHECK_RC(PMIx_Group_construct("g.opt2", &all, 1, &opt, 1, &results, &nresults), PMIX_SUCCESS,
+             "optional construct after the departure");
+    check_members(results, nresults, "g.opt2", ranks, 3);
     PMIX_INFO_FREE(results, nresults);
+    PMIX_INFO_DESTRUCT(&opt);
     CHECK_RC(PMIx_Group_destruct("g.opt", NULL, 0), PMIX_SUCCESS, "destruct g.opt");
+    CHECK_RC(PMIx_Group_destruct("g.opt2", NULL, 0), PMIX_SUCCESS, "destruct g.opt2");
 }
 
 int main(int argc, char **argv)

@@ -58,6 +58,16 @@ static pmix_status_t query_one(const char *key, pmix_info_t **results, size_t *n
     return rc;
 }
 
+static volatile bool rank_ready;
+
+static void ready(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                  size_t ninfo, pmix_info_t results[], size_t nresults,
+                  pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    rank_ready = true;
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
 static void notify(pmix_status_t code)
 {
     CHECK_RC(PMIx_Notify_event(code, NULL, PMIX_RANGE_LOCAL, NULL, 0, NULL, NULL), PMIX_SUCCESS,
@@ -118,6 +128,7 @@ static void forwarding(void)
     pmix_status_t ref = PMIx_IOF_pull(&rank0, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received,
                                       NULL, NULL);
     CHECK(ref >= 0, "pull: %s", PMIx_Error_string(ref));
+    CHECK(wait_for(&rank_ready, 20), "the rank ready");
     notify(TOOL_HELLO);
     PMIX_INFO_LOAD(&fwd, PMIX_IOF_PUSH_STDIN, NULL, PMIX_BOOL);
     /* Under a bare host the forwarding starts, but nothing gets through. */
@@ -198,7 +209,9 @@ int main(void)
 
     /* minihost says which host it runs (it passes a tool no arguments). */
     full = NULL == getenv("MINIHOST_BARE");
+    pmix_status_t code = RANK_READY;
     CHECK_RC(PMIx_tool_init(&me, NULL, 0), PMIX_SUCCESS, "tool init");
+    CHECK(PMIx_Register_event_handler(&code, 1, NULL, 0, ready, NULL, NULL) >= 0, "handler");
     identities(&server);
     credential();
     forwarding();

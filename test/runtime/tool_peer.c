@@ -1,7 +1,8 @@
 /*
- * tool_peer.c - the rank a tool works with (tool_basic.c): it waits for
- * the tool to say hello, echoes the stdin the tool forwards to it, and
- * finishes when the tool says it is done.
+ * tool_peer.c - the rank a tool works with (tool_basic.c): it says it is
+ * ready until the tool says hello (the tool may connect before or after
+ * it), echoes the stdin the tool forwards to it, and finishes when the
+ * tool says it is done.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,12 @@ int main(void)
 
     CHECK_RC(PMIx_Init(&me, NULL, 0), PMIX_SUCCESS, "init");
     CHECK(PMIx_Register_event_handler(codes, 2, NULL, 0, handler, NULL, NULL) >= 0, "handler");
-    CHECK(wait_for(&hello, 20), "the tool's hello");
+    for (int i = 0; i < 200 && !hello; i++) {
+        CHECK_RC(PMIx_Notify_event(RANK_READY, NULL, PMIX_RANGE_LOCAL, NULL, 0, NULL, NULL),
+                 PMIX_SUCCESS, "ready");
+        wait_for(&hello, 1);
+    }
+    CHECK(hello, "the tool's hello");
     /* A bare host cannot forward stdin: nothing will come. */
     while (NULL == getenv("MINIHOST_BARE") && NULL != fgets(line, sizeof(line), stdin)) {
         printf("rank0 got: %s", line);
