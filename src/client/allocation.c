@@ -13,16 +13,13 @@ PMIX_EXPORT pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t dire
                                                      pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t req;
-    pmix_status_t rc;
+    pmix_status_t rc = client_can_ask();
 
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
     if (NULL == cbfunc || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    if (client.singleton) {
-        return PMIX_ERR_NOT_SUPPORTED;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, &directive, 1, PMIX_ALLOC_DIRECTIVE)) &&
@@ -41,10 +38,7 @@ PMIX_EXPORT pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directi
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
         &res, PMIx_Allocation_request_nb(directive, info, ninfo, client_results_cb, &res),
         results, nresults);
 }

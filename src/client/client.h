@@ -188,6 +188,11 @@ pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, si
 pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
                                   pmix_info_t **info, size_t *ninfo);
 
+/* Whether this process can send requests: PMIX_ERR_INIT before PMIx_Init
+ * (or PMIx_tool_init), PMIX_ERR_NOT_SUPPORTED with no server to ask (a
+ * singleton, a tool alone), else PMIX_SUCCESS. */
+pmix_status_t client_can_ask(void);
+
 /* ---- Directives common to many calls ------------------------------------ */
 
 /* The PMIX_TIMEOUT among info (seconds), 0 when absent. */

@@ -47,13 +47,11 @@ static void issued(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 
 static pmix_status_t check_client(const pmix_info_t *info, size_t ninfo, const void *cbfunc)
 {
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    pmix_status_t rc = client_can_ask();
+    if (PMIX_SUCCESS == rc && (NULL == cbfunc || (NULL == info && 0 != ninfo))) {
+        rc = PMIX_ERR_BAD_PARAM;
     }
-    if (NULL == cbfunc || (NULL == info && 0 != ninfo)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    return client.singleton ? PMIX_ERR_NOT_SUPPORTED : PMIX_SUCCESS;
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_t ninfo,
@@ -199,10 +197,7 @@ PMIX_EXPORT pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t *cre
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
         &res, PMIx_Validate_credential_nb(cred, info, ninfo, keep_validation, &res), results,
         nresults);
 }

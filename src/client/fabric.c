@@ -66,16 +66,13 @@ static pmix_status_t ask(pmix_fabric_t *fabric, pmix_fabric_operation_t operatio
     pmix_data_buffer_t req;
     fabric_op_t *op;
     uint8_t code = (uint8_t)operation;
-    pmix_status_t rc;
+    pmix_status_t rc = client_can_ask();
 
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
     if (NULL == fabric || NULL == cbfunc || (NULL == dirs && 0 != ndirs)) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    if (client.singleton) {
-        return PMIX_ERR_NOT_SUPPORTED;
     }
     if (NULL == (op = malloc(sizeof(*op)))) {
         return PMIX_ERR_NOMEM;

@@ -109,14 +109,13 @@ static pmix_status_t send_group(uint16_t command, const pmix_data_buffer_t *msg,
 static pmix_status_t check(const char *grp, const pmix_info_t *info, size_t ninfo,
                            const void *cbfunc)
 {
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    pmix_status_t rc = client_can_ask();
+    if (PMIX_SUCCESS == rc &&
+        (NULL == grp || '\0' == grp[0] || strnlen(grp, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN ||
+         (NULL == info && 0 != ninfo) || NULL == cbfunc)) {
+        rc = PMIX_ERR_BAD_PARAM;
     }
-    if (NULL == grp || '\0' == grp[0] || strnlen(grp, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN ||
-        (NULL == info && 0 != ninfo) || NULL == cbfunc) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    return client.singleton ? PMIX_ERR_NOT_SUPPORTED : PMIX_SUCCESS;
+    return rc;
 }
 
 /* GROUP_CONSTRUCT and GROUP_INVITE: name, procs, directives. */
@@ -235,13 +234,10 @@ PMIX_EXPORT pmix_status_t PMIx_Group_construct(const char grp[], const pmix_proc
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(&res,
-                               PMIx_Group_construct_nb(grp, procs, nprocs, directives, ndirs,
-                                                       client_results_cb, &res),
-                               results, nresults);
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
+        &res, PMIx_Group_construct_nb(grp, procs, nprocs, directives, ndirs, client_results_cb,
+                                      &res),
+        results, nresults);
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t procs[],
@@ -251,10 +247,7 @@ PMIX_EXPORT pmix_status_t PMIx_Group_invite(const char grp[], const pmix_proc_t 
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
         &res, PMIx_Group_invite_nb(grp, procs, nprocs, info, ninfo, client_results_cb, &res),
         results, nresults);
 }
@@ -266,10 +259,7 @@ PMIX_EXPORT pmix_status_t PMIx_Group_join(const char grp[], const pmix_proc_t *l
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
         &res, PMIx_Group_join_nb(grp, leader, opt, info, ninfo, client_results_cb, &res),
         results, nresults);
 }

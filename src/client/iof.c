@@ -177,15 +177,12 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs
     if (ROLE_SERVER == role_current()) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    if (PMIX_SUCCESS != (rc = client_can_ask())) {
+        return rc;
     }
     if (NULL == procs || 0 == nprocs || (NULL == directives && 0 != ndirs) ||
         0 == (channel & PULLABLE)) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    if (client.singleton) {
-        return PMIX_ERR_NOT_SUPPORTED;
     }
     h = calloc(1, sizeof(*h));
     op = malloc(sizeof(*op));
@@ -358,6 +355,23 @@ static pmix_status_t start_forwarding(const pmix_proc_t *targets, size_t ntarget
     return PMIX_SUCCESS;
 }
 
+static void stop_forwarding(void)
+{
+    uint64_t one = 1;
+
+    if (!forward.running) {
+        return;
+    }
+    while (write(forward.stop_fd, &one, sizeof(one)) < 0 && EINTR == errno) {
+    }
+    pthread_join(forward.thread, NULL);
+    close(forward.stop_fd);
+    forward.stop_fd = -1;
+    free(forward.targets);
+    forward.targets = NULL;
+    forward.running = false;
+}
+
 typedef struct push_done {
     pmix_op_cbfunc_t cbfunc;
     void *cbdata;
@@ -398,11 +412,8 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntar
         return server_entry_iof_push(targets, ntargets, NULL == bo ? &none : bo, directives,
                                      ndirs, cbfunc, cbdata);
     }
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
-    }
-    if (client.singleton) {
-        return PMIX_ERR_NOT_SUPPORTED;
+    if (PMIX_SUCCESS != (rc = client_can_ask())) {
+        return rc;
     }
     if (NULL != bo || !client_flag(directives, ndirs, PMIX_IOF_PUSH_STDIN)) {
         return send_push(targets, ntargets, NULL == bo ? &none : bo, directives, ndirs, cbfunc,
@@ -413,8 +424,10 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntar
         return PMIX_ERR_NOMEM;
     }
     *d = (push_done_t){.cbfunc = cbfunc, .cbdata = cbdata};
-    if (PMIX_SUCCESS != (rc = start_forwarding(targets, ntargets)) ||
-        PMIX_SUCCESS != (rc = conn_post(report_started, d))) {
+    if (PMIX_SUCCESS != (rc = start_forwarding(targets, ntargets))) {
+        free(d);
+    } else if (PMIX_SUCCESS != (rc = conn_post(report_started, d))) {
+        stop_forwarding();
         free(d);
     }
     return rc;
@@ -422,17 +435,7 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntar
 
 void iof_forget_all(void)
 {
-    if (forward.running) {
-        uint64_t one = 1;
-        while (write(forward.stop_fd, &one, sizeof(one)) < 0 && EINTR == errno) {
-        }
-        pthread_join(forward.thread, NULL);
-        close(forward.stop_fd);
-        forward.stop_fd = -1;
-        free(forward.targets);
-        forward.targets = NULL;
-        forward.running = false;
-    }
+    stop_forwarding();
     pthread_mutex_lock(&lock);
     while (NULL != handlers) {
         iof_handler_t *h = handlers;

@@ -24,16 +24,13 @@ PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pm
                                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t req;
-    pmix_status_t rc;
+    pmix_status_t rc = client_can_ask();
 
-    if (!client_initialized()) {
-        return PMIX_ERR_INIT;
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
     if (NULL == monitor || (NULL == directives && 0 != ndirs)) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    if (client.singleton) {
-        return PMIX_ERR_NOT_SUPPORTED;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)monitor, 1, PMIX_INFO)) &&
@@ -54,10 +51,7 @@ PMIX_EXPORT pmix_status_t PMIx_Process_monitor(const pmix_info_t *monitor, pmix_
     client_results_t res;
     pmix_status_t rc = client_results_start(&res, results, nresults);
 
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    return client_wait_results(
+    return PMIX_SUCCESS != rc ? rc : client_wait_results(
         &res, PMIx_Process_monitor_nb(monitor, error, directives, ndirs, client_results_cb, &res),
         results, nresults);
 }

@@ -114,6 +114,14 @@ pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
     return rc;
 }
 
+pmix_status_t client_can_ask(void)
+{
+    if (!client_initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    return client.singleton ? PMIX_ERR_NOT_SUPPORTED : PMIX_SUCCESS;
+}
+
 pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, size_t *ninfo)
 {
     *res = (client_results_t){.info = NULL};

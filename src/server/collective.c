@@ -72,7 +72,7 @@ static char *make_signature(collective_kind_t kind, const char *name, const pmix
     return sig;
 }
 
-static bool includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
+bool collective_includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
 {
     for (size_t i = 0; i < n; i++) {
         if (PMIX_CHECK_NSPACE(procs[i].nspace, p->nspace) &&
@@ -315,7 +315,7 @@ pmix_status_t collective_join_named(collective_kind_t kind, const char *name, se
         nprocs = 1;
     }
     nprocs = collective_normalise(procs, nprocs);
-    if (!includes(procs, nprocs, &peer->proc)) {
+    if (!collective_includes(procs, nprocs, &peer->proc)) {
         rc = PMIX_ERR_BAD_PARAM;
         goto done;
     }
@@ -360,7 +360,7 @@ void collective_client_gone(server_client_t *client)
     collective_t *c = collectives;
     while (NULL != c) {
         collective_t *next = c->next;
-        if (!c->at_host && includes(c->procs, c->nprocs, &client->proc) &&
+        if (!c->at_host && collective_includes(c->procs, c->nprocs, &client->proc) &&
             !has_contributed(c, &client->proc)) {
             if (!c->optional) {
                 collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);

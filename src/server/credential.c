@@ -9,8 +9,8 @@
  *    the library issues "native" credentials itself: a statement of who
  *    asked (uid, gid and pid as the kernel reported them for the
  *    connection, not as the client claims), when, and a random nonce,
- *    sealed with an HMAC-SHA256 under a key drawn at random when the
- *    server starts. Only this server can check one, and it can check it
+ *    sealed with an HMAC-SHA256 under a key drawn at random when the first
+ *    is issued and forgotten when the server finalizes. Only this server can check one, and it can check it
  *    for anyone: a process hands its credential to another, which asks
  *    its (the same) server to validate it.
  *  - A credential in the native format is always checked here, whoever
@@ -20,10 +20,12 @@
  *    was issued. PMIX_USERID and PMIX_GRPID among the validation
  *    directives must match what the credential states.
  *
- * Native format (all integers little-endian):
- *   "DRVC" [u8 version=1] [u32 uid] [u32 gid] [i32 pid] [i64 issued]
- *   [16 bytes nonce] [32 bytes HMAC-SHA256 of everything before it]
+ * Native format: the bytes of a native_body_t, then 32 bytes of
+ * HMAC-SHA256 over them. Only the server that issued a credential can
+ * check it, so the layout is this process's own and never crosses
+ * machines.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -42,18 +44,28 @@
 #define CREDENTIAL_LIFETIME 3600
 #define CLOCK_SKEW 60
 #define KEY_SIZE 32
-#define NONCE_SIZE 16
 #define MAC_SIZE 32
-#define BODY_SIZE (4 + 1 + 4 + 4 + 4 + 8 + NONCE_SIZE)
-#define CRED_SIZE (BODY_SIZE + MAC_SIZE)
+
+typedef struct native_body {
+    char magic[4];               /* "DRVC" */
+    uint32_t version;            /* 1 */
+    uint32_t uid;
+    uint32_t gid;
+    int64_t pid;
+    int64_t issued;              /* time(), seconds */
+    uint8_t nonce[16];
+} native_body_t;
+
+#define CRED_SIZE (sizeof(native_body_t) + MAC_SIZE)
 
 /* The sealing key: drawn at the first credential, forgotten at finalize.
  * Touched in the progress thread only. */
 static uint8_t key[KEY_SIZE];
 static bool have_key;
 
-static pmix_status_t fill_random(uint8_t *p, size_t n)
+static pmix_status_t fill_random(void *where, size_t n)
 {
+    uint8_t *p = where;
     while (n > 0) {
         ssize_t got = getrandom(p, n, 0);
         if (got < 0) {
@@ -65,26 +77,11 @@ static pmix_status_t fill_random(uint8_t *p, size_t n)
     return PMIX_SUCCESS;
 }
 
-static void put_le(uint8_t *p, uint64_t v, size_t width)
-{
-    for (size_t i = 0; i < width; i++) {
-        p[i] = (uint8_t)(v >> (8 * i));
-    }
-}
-
-static uint64_t get_le(const uint8_t *p, size_t width)
-{
-    uint64_t v = 0;
-    for (size_t i = 0; i < width; i++) {
-        v |= (uint64_t)p[i] << (8 * i);
-    }
-    return v;
-}
-
-static pmix_status_t seal(const uint8_t *body, uint8_t mac[MAC_SIZE])
+static pmix_status_t seal(const native_body_t *body, uint8_t mac[MAC_SIZE])
 {
     unsigned int len = MAC_SIZE;
-    return NULL == HMAC(EVP_sha256(), key, KEY_SIZE, body, BODY_SIZE, mac, &len) ||
+    return NULL == HMAC(EVP_sha256(), key, KEY_SIZE, (const uint8_t *)body, sizeof(*body), mac,
+                        &len) ||
                    MAC_SIZE != len
                ? PMIX_ERROR
                : PMIX_SUCCESS;
@@ -93,6 +90,7 @@ static pmix_status_t seal(const uint8_t *body, uint8_t mac[MAC_SIZE])
 /* A native credential for uid/gid/pid, in a new byte object. */
 static pmix_status_t issue(uid_t uid, gid_t gid, pid_t pid, pmix_byte_object_t *cred)
 {
+    native_body_t body;
     uint8_t *p;
     pmix_status_t rc;
 
@@ -102,17 +100,20 @@ static pmix_status_t issue(uid_t uid, gid_t gid, pid_t pid, pmix_byte_object_t *
         }
         have_key = true;
     }
+    memset(&body, 0, sizeof(body)); /* no stray bytes in the padding */
+    memcpy(body.magic, "DRVC", 4);
+    body.version = 1;
+    body.uid = uid;
+    body.gid = gid;
+    body.pid = pid;
+    body.issued = (int64_t)time(NULL);
     if (NULL == (p = malloc(CRED_SIZE))) {
         return PMIX_ERR_NOMEM;
     }
-    memcpy(p, "DRVC", 4);
-    p[4] = 1;
-    put_le(p + 5, uid, 4);
-    put_le(p + 9, gid, 4);
-    put_le(p + 13, (uint32_t)pid, 4);
-    put_le(p + 17, (uint64_t)(int64_t)time(NULL), 8);
-    if (PMIX_SUCCESS != (rc = fill_random(p + 25, NONCE_SIZE)) ||
-        PMIX_SUCCESS != (rc = seal(p, p + BODY_SIZE))) {
+    memcpy(p, &body, sizeof(body));
+    if (PMIX_SUCCESS != (rc = fill_random(p + offsetof(native_body_t, nonce),
+                                          sizeof(body.nonce))) ||
+        PMIX_SUCCESS != (rc = seal((const native_body_t *)p, p + sizeof(body)))) {
         free(p);
         return rc;
     }
@@ -143,23 +144,21 @@ static bool wanted_id(const pmix_info_t *dirs, size_t ndirs, const char *key_nam
 static pmix_status_t check(const pmix_byte_object_t *cred, const pmix_info_t *dirs, size_t ndirs,
                            pmix_info_t **info, size_t *ninfo)
 {
-    const uint8_t *p = (const uint8_t *)cred->bytes;
+    native_body_t body;
     uint8_t mac[MAC_SIZE];
-    uint32_t uid, gid, want;
-    int64_t issued, now = (int64_t)time(NULL);
+    uint32_t want;
+    int64_t now = (int64_t)time(NULL);
 
     *info = NULL;
     *ninfo = 0;
-    if (!have_key || 1 != p[4] || PMIX_SUCCESS != seal(p, mac) ||
-        0 != CRYPTO_memcmp(mac, p + BODY_SIZE, MAC_SIZE)) {
+    memcpy(&body, cred->bytes, sizeof(body));
+    if (!have_key || 1 != body.version || PMIX_SUCCESS != seal(&body, mac) ||
+        0 != CRYPTO_memcmp(mac, cred->bytes + sizeof(body), MAC_SIZE)) {
         return PMIX_ERR_INVALID_CRED;
     }
-    uid = (uint32_t)get_le(p + 5, 4);
-    gid = (uint32_t)get_le(p + 9, 4);
-    issued = (int64_t)get_le(p + 17, 8);
-    if (issued > now + CLOCK_SKEW || now - issued > CREDENTIAL_LIFETIME ||
-        (wanted_id(dirs, ndirs, PMIX_USERID, &want) && want != uid) ||
-        (wanted_id(dirs, ndirs, PMIX_GRPID, &want) && want != gid)) {
+    if (body.issued > now + CLOCK_SKEW || now - body.issued > CREDENTIAL_LIFETIME ||
+        (wanted_id(dirs, ndirs, PMIX_USERID, &want) && want != body.uid) ||
+        (wanted_id(dirs, ndirs, PMIX_GRPID, &want) && want != body.gid)) {
         return PMIX_ERR_INVALID_CRED;
     }
     PMIX_INFO_CREATE(*info, 3);
@@ -168,8 +167,8 @@ static pmix_status_t check(const pmix_byte_object_t *cred, const pmix_info_t *di
     }
     *ninfo = 3;
     PMIx_Info_load(&(*info)[0], PMIX_CRED_TYPE, NATIVE, PMIX_STRING);
-    PMIx_Info_load(&(*info)[1], PMIX_USERID, &uid, PMIX_UINT32);
-    PMIx_Info_load(&(*info)[2], PMIX_GRPID, &gid, PMIX_UINT32);
+    PMIx_Info_load(&(*info)[1], PMIX_USERID, &body.uid, PMIX_UINT32);
+    PMIx_Info_load(&(*info)[2], PMIX_GRPID, &body.gid, PMIX_UINT32);
     return PMIX_SUCCESS;
 }
 

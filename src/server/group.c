@@ -138,17 +138,6 @@ static bool all_local(const pmix_proc_t *procs, size_t n)
     return true;
 }
 
-static bool in_list(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (PMIX_CHECK_NSPACE(procs[i].nspace, p->nspace) &&
-            (PMIX_RANK_WILDCARD == procs[i].rank || procs[i].rank == p->rank)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static void host_notified(pmix_status_t status, void *cbdata)
 {
 }
@@ -513,7 +502,7 @@ static pmix_status_t member_of(pmix_data_buffer_t *payload, const server_peer_t 
     if (NULL == **g) {
         return PMIX_ERR_NOT_FOUND;
     }
-    return in_list((**g)->members, (**g)->nmembers, &peer->proc) ? PMIX_SUCCESS
+    return collective_includes((**g)->members, (**g)->nmembers, &peer->proc) ? PMIX_SUCCESS
                                                                   : PMIX_ERR_BAD_PARAM;
 }
 

@@ -261,6 +261,10 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
                               pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
                               size_t ninfo, collective_t **c, bool *complete);
 
+/* Whether p is among procs (a wildcard rank there stands for every rank
+ * of its namespace). */
+bool collective_includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p);
+
 /* Sort procs and drop duplicates; returns the new count. */
 size_t collective_normalise(pmix_proc_t *procs, size_t n);
 
