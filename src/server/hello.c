@@ -177,8 +177,9 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
         PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) &&
         PMIX_SUCCESS == (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) &&
-        tool_requested(info, ninfo)) {
-        /* Not a registered client: tool.c takes it from here. */
+        (tool_requested(info, ninfo) || (direct && NULL == nspace_find_client(&proc)))) {
+        /* A tool, or a direct connection of no registered client (so
+         * perhaps a tool's): tool.c takes it from here. */
         tool_hello(peer, tag, &proc, direct, info, ninfo);
         protocol_free_array(info, ninfo, PMIX_INFO);
         return;

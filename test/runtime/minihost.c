@@ -535,6 +535,9 @@ int main(int argc, char **argv)
     for (uint32_t r = 0; r < nranks; r++) {
         launch(r, argv + optind + 1, &io[r]);
     }
+    char me[32];
+    snprintf(me, sizeof(me), "%ld", (long)getpid());
+    setenv("MINIHOST_PID", me, 1); /* a tool finds the server by its pid */
     pid_t tool_pid = NULL == tool ? 0 : launch_tool(tool);
     int result = run(io, nranks);
     pthread_mutex_lock(&stdin_lock);

@@ -8,6 +8,7 @@
  * environment says the host is bare (no tool_connected, no push_stdin).
  */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -165,7 +166,7 @@ static void reattach(const pmix_proc_t *server)
     CHECK_RC(query_one(PMIX_SERVER_URI, &results, &nresults), PMIX_SUCCESS, "query again");
     PMIX_INFO_FREE(results, nresults);
 
-    pid_t host = getppid();
+    pid_t host = (pid_t)atol(getenv("MINIHOST_PID"));
     PMIX_INFO_LOAD(&where, PMIX_SERVER_PIDINFO, &host, PMIX_PID);
     CHECK_RC(PMIx_tool_attach_to_server(NULL, &srv2, &where, 1), PMIX_SUCCESS, "attach by pid");
     PMIX_INFO_DESTRUCT(&where);
