@@ -177,7 +177,8 @@ static pmix_status_t parse_locality(const char *s, hwloc_bitmap_t sets[NLEVELS])
         while (k < NLEVELS && (len < 2 || 0 != strncmp(s, levels[k].tag, 2))) {
             k++;
         }
-        if (k == NLEVELS || NULL != sets[k] ||
+        /* Each level once, with at least one index. */
+        if (k == NLEVELS || NULL != sets[k] || 2 == len ||
             PMIX_SUCCESS != parse_list(s + 2, len - 2, &sets[k])) {
             for (size_t i = 0; i < NLEVELS; i++) {
                 hwloc_bitmap_free(sets[i]);
