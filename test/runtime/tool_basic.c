@@ -107,6 +107,30 @@ static void identities(pmix_proc_t *server)
     PMIX_INFO_FREE(results, nresults);
 }
 
+/* A tool logs and controls jobs like a client. */
+static void relays(void)
+{
+    pmix_info_t line, dir, *results;
+    size_t nresults;
+
+    PMIX_INFO_LOAD(&line, PMIX_LOG_STDERR, "tool_basic: a line logged by the tool\n",
+                   PMIX_STRING);
+    CHECK_RC(PMIx_Log(&line, 1, NULL, 0), PMIX_SUCCESS, "log");
+    PMIX_INFO_DESTRUCT(&line);
+    if (!full) {
+        return; /* only the full host defines sets on request */
+    }
+    PMIX_INFO_LOAD(&dir, "minihost.pset.define", "tool.set", PMIX_STRING);
+    CHECK_RC(PMIx_Job_control(NULL, 0, &dir, 1, NULL, NULL), PMIX_SUCCESS, "job control");
+    PMIX_INFO_DESTRUCT(&dir);
+    CHECK_RC(query_one(PMIX_QUERY_NUM_PSETS, &results, &nresults), PMIX_SUCCESS, "psets");
+    CHECK(2 == results[0].value.data.size, "the tool's set defined");
+    PMIX_INFO_FREE(results, nresults);
+    PMIX_INFO_LOAD(&dir, "minihost.pset.delete", "tool.set", PMIX_STRING);
+    CHECK_RC(PMIx_Job_control(NULL, 0, &dir, 1, NULL, NULL), PMIX_SUCCESS, "job control");
+    PMIX_INFO_DESTRUCT(&dir);
+}
+
 static void credential(void)
 {
     pmix_byte_object_t cred;
@@ -214,6 +238,7 @@ int main(void)
     CHECK_RC(PMIx_tool_init(&me, NULL, 0), PMIX_SUCCESS, "tool init");
     CHECK(PMIx_Register_event_handler(&code, 1, NULL, 0, ready, NULL, NULL) >= 0, "handler");
     identities(&server);
+    relays();
     credential();
     forwarding();
     reattach(&server);
