@@ -218,6 +218,10 @@ pmix_status_t protocol_unpack_procdata(pmix_data_buffer_t *buf, pmix_proc_t *pro
 pmix_status_t protocol_unpack_array(pmix_data_buffer_t *buf, pmix_data_type_t type,
                                     void **array, size_t *n)
 {
+    if (NULL == buf->base_ptr || NULL == buf->unpack_ptr) {
+        /* An empty payload holds no group at all. */
+        return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
     drover_reader_t r = {.pos = (const uint8_t *)buf->unpack_ptr,
                          .end = (const uint8_t *)buf->base_ptr + buf->bytes_used};
     pmix_status_t rc = bfrops_unpack_tagged_alloc(&r, array, n, type);

@@ -9,10 +9,12 @@
  *  - The number of local participants comes from the registrations (a
  *    wildcard counts every local process of the job, including those not
  *    yet registered as clients).
- *  - A collective cannot complete if a participant has gone (exited,
- *    dropped its connection, or finalized) without contributing: it fails
- *    at once with PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs. A group
- *    construct marked PMIX_GROUP_OPTIONAL instead completes without it.
+ *  - A collective cannot complete if a participant has gone (dropped its
+ *    connection without finalizing, or was deregistered because its
+ *    process ended) without contributing: it fails at once with
+ *    PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs. A participant that only
+ *    finalized may still initialise again and join. A group construct
+ *    marked PMIX_GROUP_OPTIONAL completes without the gone instead.
  *  - Groups name their collectives: the group's name is part of the
  *    signature, so two groups of the same processes stay apart.
  *  - PMIX_TIMEOUT in the first contributor's directives arms a timer;
@@ -93,8 +95,8 @@ static bool has_contributed(const collective_t *c, const pmix_proc_t *p)
     return false;
 }
 
-/* The local participants that can no longer contribute: clients gone or
- * finalized without contributing, and clients deregistered since. */
+/* The local participants that can no longer contribute: clients gone
+ * without contributing, and clients deregistered since. */
 static uint32_t count_lost(const collective_t *c)
 {
     uint32_t lost = 0;
@@ -114,7 +116,7 @@ static uint32_t count_lost(const collective_t *c)
         for (uint32_t k = 0; k < ns->clients.count; k++) {
             const server_client_t *client = ns->clients.entries[k].value;
             if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == client->proc.rank) &&
-                (client->gone || client->finalized) && !has_contributed(c, &client->proc)) {
+                client->gone && !has_contributed(c, &client->proc)) {
                 lost++;
             }
         }

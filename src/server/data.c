@@ -436,7 +436,7 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
     const server_nspace_t *ns = nspace_find(a->proc.nspace);
     const server_client_t *target = nspace_client(ns, a->proc.rank);
     bool local = NULL != ns && (PMIX_RANK_UNDEF == a->proc.rank || nspace_is_local(ns, a->proc.rank));
-    if (a->immediate || (NULL != target && (target->gone || target->finalized))) {
+    if (a->immediate || (NULL != target && target->gone)) {
         answer_get(peer, tag, &a->proc, a->need_ns, PMIX_ERR_NOT_FOUND);
         return;
     }
@@ -520,7 +520,7 @@ static void dmodex_in_thread(void *arg)
     if (known(&w->proc, "", &found)) {
         answer_dmodex(w, PMIX_SUCCESS);
         free_waiter(w);
-    } else if (NULL == target || target->gone || target->finalized) {
+    } else if (NULL == target || target->gone) {
         answer_dmodex(w, PMIX_ERR_NOT_FOUND);
         free_waiter(w);
     } else if (PMIX_SUCCESS != add_waiter(w, 0)) {

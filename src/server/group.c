@@ -278,7 +278,7 @@ static pmix_status_t final_members(const collective_t *c, const pmix_info_t *hos
         const pmix_proc_t *p = &(*out)[i];
         const server_nspace_t *ns = nspace_find(p->nspace);
         const server_client_t *client = nspace_client(ns, p->rank);
-        bool joined = false, lost = NULL != client ? client->gone || client->finalized
+        bool joined = false, lost = NULL != client ? client->gone
                                    : NULL != ns && NULL != hashmap_find(&ns->departed, &p->rank,
                                                                         sizeof(p->rank));
         for (size_t m = 0; m < c->nmembers && !joined; m++) {

@@ -241,11 +241,6 @@ void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
         return;
     }
     peer->client->finalized = true;
-    /* It can no longer contribute: collectives waiting on it stop waiting
-     * (PMIX_GROUP_OPTIONAL ones complete without it) and it leaves its
-     * groups. */
-    collective_client_gone(peer->client);
-    group_client_gone(peer->client);
     ask_host(peer, tag, call_finalized, NULL, 0, finish_finalize);
 }
 

@@ -243,11 +243,7 @@ void nspace_client_gone(server_client_t *client)
 
 static void drop_client(server_nspace_t *ns, server_client_t *client)
 {
-    if (!client->finalized) {
-        nspace_client_gone(client);
-    }
-    client->gone = true;
-    peer_run_deferred(client);
+    nspace_client_gone(client);
     server_peer_t *peers[] = {client->peer, client->direct_peer};
     for (size_t i = 0; i < 2; i++) {
         if (NULL != peers[i]) {

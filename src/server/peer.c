@@ -198,7 +198,6 @@ static void refuse_version(server_peer_t *peer, const protocol_header_t *h)
     peer_close_when_flushed(peer);
 }
 
-static void dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload);
 
 /* Keep a copy of the request until its client's commits are in. */
 static void defer(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
@@ -233,7 +232,7 @@ void peer_run_deferred(server_client_t *client)
         deferred_t *d = list;
         list = d->next;
         if (!client->gone && NULL != d->peer->bev) {
-            dispatch(d->peer, &d->h, &d->payload);
+            peer_dispatch(d->peer, &d->h, &d->payload);
         }
         PMIX_DATA_BUFFER_DESTRUCT(&d->payload);
         peer_release(d->peer);
@@ -265,7 +264,7 @@ static bool in_order(server_peer_t *peer, const protocol_header_t *h, pmix_data_
     return true;
 }
 
-static void dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
+void peer_dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
 {
     bool known = h->command < PROTOCOL_COMMAND_MAX && NULL != handlers[h->command].handle;
 
@@ -320,7 +319,7 @@ static bool next_frame(server_peer_t *peer, struct evbuffer *in)
         evbuffer_remove(in, bo.bytes, bo.size);
         PMIx_Data_load(&payload, &bo);
     }
-    dispatch(peer, &h, &payload);
+    peer_dispatch(peer, &h, &payload);
     PMIX_DATA_BUFFER_DESTRUCT(&payload);
     return NULL != peer->bev && !peer->close_when_flushed;
 }

@@ -172,6 +172,10 @@ server_peer_t *peer_first(void);
  * owns neither the peer reference nor the payload past its return. */
 typedef void (*peer_handler_t)(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 
+/* Handle one decoded frame from peer, as if it had just been read (the
+ * server's unpack fuzzer feeds requests through here). */
+void peer_dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload);
+
 /* ---- nspace.c --------------------------------------------------------- */
 
 server_nspace_t *nspace_find(const char *name);

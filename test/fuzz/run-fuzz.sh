@@ -1,6 +1,8 @@
 #!/bin/bash
-# run-fuzz.sh - build the unpack fuzzer with clang, ASan and UBSan, seed it
-# and run it for a while.
+# run-fuzz.sh - build the fuzzers with clang, ASan and UBSan, seed them and
+# run each for half of the time given: fuzz_unpack (PMIx_Data_unpack of
+# arbitrary bytes) and fuzz_server (client requests to the server, node and
+# rank maps).
 #
 #   test/fuzz/run-fuzz.sh [seconds]        (default 60)
 #
@@ -8,10 +10,11 @@
 # at the top of the tree), configured once with CC=clang, -Dfuzz=true and
 # the sanitizers; every source is instrumented for coverage
 # (-fsanitize=fuzzer-no-link) so the fuzzer can steer into the library.
-# Only the two fuzz programs are built. The corpus and any findings are kept
-# under <build>/fuzz-run, so a later run continues from what was learnt.
+# Only the fuzz programs are built. Corpora and findings are kept under
+# <build>/fuzz-run/<harness>, so a later run continues from what was learnt.
 #
-# Prints one line, "fuzz: N runs in S s, F findings", and exits non-zero
+# Prints one line per harness, "fuzz NAME: N runs in S s, F findings", and
+# exits non-zero
 # when the fuzzer found something (a crash, a leak, a timeout, an
 # out-of-memory or a broken invariant) or could not run; the end of the
 # fuzzer's log and the saved inputs are shown then.
@@ -24,10 +27,6 @@ esac
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 build=${FUZZ_BUILD_DIR:-$top/build-fuzz}
-work=$build/fuzz-run
-corpus=$work/corpus
-artifacts=$work/artifacts
-log=$work/fuzz.log
 
 if [ ! -f "$build/build.ninja" ]; then
     CC=clang meson setup "$build" "$top" \
@@ -42,40 +41,52 @@ if [ ! -f "$build/build.ninja" ]; then
     }
     rm -f "$build.setup.log"
 fi
-ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed >/dev/null || {
+ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed test/fuzz/fuzz_server \
+    test/fuzz/fuzz_server_seed >/dev/null || {
     echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
     exit 1
 }
 
-mkdir -p "$corpus" "$artifacts"
-rm -f "$artifacts"/*
-"$build/test/fuzz/fuzz_seed" "$corpus" >/dev/null
+# Runs one harness for its share of the time with its own corpus.
+# Prints its summary line; returns non-zero on any finding.
+run_harness() {
+    local name=$1 seeder=$2 secs=$3
+    local work=$build/fuzz-run/$name
+    local corpus=$work/corpus artifacts=$work/artifacts log=$work/fuzz.log
+    local status=0 started=$SECONDS
 
-status=0
-started=$SECONDS
-ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
-UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
-    "$build/test/fuzz/fuzz_unpack" \
-    -max_total_time="$seconds" \
-    -max_len=4096 \
-    -timeout=10 \
-    -rss_limit_mb=2048 \
-    -print_final_stats=1 \
-    -artifact_prefix="$artifacts/" \
-    "$corpus" >"$log" 2>&1 || status=$?
-elapsed=$((SECONDS - started))
+    mkdir -p "$corpus" "$artifacts"
+    rm -f "$artifacts"/*
+    "$build/test/fuzz/$seeder" "$corpus" >/dev/null
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
+    UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
+        "$build/test/fuzz/$name" \
+        -max_total_time="$secs" \
+        -max_len=4096 \
+        -timeout=10 \
+        -rss_limit_mb=2048 \
+        -print_final_stats=1 \
+        -artifact_prefix="$artifacts/" \
+        "$corpus" >"$log" 2>&1 || status=$?
+    local elapsed=$((SECONDS - started))
+    local runs findings
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    findings=$(find "$artifacts" -type f | wc -l)
+    echo "fuzz $name: ${runs:-0} runs in $elapsed s, $findings findings"
+    if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
+        echo "--- end of $log ---"
+        tail -n 60 "$log"
+        for f in "$artifacts"/*; do
+            [ -f "$f" ] || continue
+            echo "--- $f ($(stat -c %s "$f") bytes) ---"
+            od -A d -t x1 "$f" | head -n 20
+        done
+        return 1
+    fi
+}
 
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-findings=$(find "$artifacts" -type f | wc -l)
-echo "fuzz: ${runs:-0} runs in $elapsed s, $findings findings"
-
-if [ "$status" -ne 0 ] || [ "$findings" -ne 0 ]; then
-    echo "--- end of $log ---"
-    tail -n 60 "$log"
-    for f in "$artifacts"/*; do
-        [ -f "$f" ] || continue
-        echo "--- $f ($(stat -c %s "$f") bytes) ---"
-        od -A d -t x1 "$f" | head -n 20
-    done
-    exit 1
-fi
+half=$(( (seconds + 1) / 2 ))
+result=0
+run_harness fuzz_unpack fuzz_seed "$half" || result=1
+run_harness fuzz_server fuzz_server_seed "$half" || result=1
+exit $result

@@ -81,9 +81,26 @@ int main(void)
     rc = PMIx_Get(&peer, "test.never", &timeout, 1, &v);
     CHECK(PMIX_ERR_TIMEOUT == rc, "never: %s", PMIx_Error_string(rc));
 
+    /* A fence over a subset: ranks 0 and 1 only, the others not involved. */
+    if (me.rank < 2) {
+        pmix_proc_t pair[2];
+        PMIX_LOAD_PROCID(&pair[0], me.nspace, 1);
+        PMIX_LOAD_PROCID(&pair[1], me.nspace, 0);
+        rc = PMIx_Fence(pair, 2, &collect, 1);
+        CHECK(PMIX_SUCCESS == rc, "subset fence: %s", PMIx_Error_string(rc));
+    }
     CHECK(PMIX_SUCCESS == PMIx_Fence(NULL, 0, NULL, 0), "fence 3");
     rc = PMIx_Finalize(NULL, 0);
     CHECK(PMIX_SUCCESS == rc, "finalize: %s", PMIx_Error_string(rc));
+
+    /* A second life: initialising again reconnects. */
+    rc = PMIx_Init(&me, NULL, 0);
+    CHECK(PMIX_SUCCESS == rc, "second init: %s", PMIx_Error_string(rc));
+    rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
+    CHECK(PMIX_SUCCESS == rc && size == v->data.uint32, "job size again");
+    PMIX_VALUE_RELEASE(v);
+    CHECK(PMIX_SUCCESS == PMIx_Fence(NULL, 0, NULL, 0), "fence in the second life");
+    CHECK(PMIX_SUCCESS == PMIx_Finalize(NULL, 0), "second finalize");
     printf("rank %u of %u: ok\n", me.rank, size);
     return 0;
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bench/pmix/run.sh - what a PMIx client pays, under drover and under the
+# anchor (Debian's Open MPI mpirun, whose daemon serves OpenPMIx 4.2.2),
+# side by side in one run; and the drover server's memory per client.
+#
+#   bench/pmix/run.sh            (REPS=5 runs of each, the median is kept)
+#
+# The same pmix_bench binary runs under both: under mpirun its library
+# path points at OpenPMIx's libpmix.so.2. Figures are microseconds, ratios
+# drover / OpenPMIx (lower is better for drover). Targets (issue 3): Get
+# <= 0.1 x OpenPMIx, fence <= 0.5 x, <= 16 KiB of server memory per client.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BENCH_BUILD_DIR:-$top/build-bench}
+reps=${REPS:-5}
+"$top/contrib/install-deps.sh"
+[ -f "$build/build.ninja" ] || meson setup "$build" "$top" --buildtype=release -Dtests=false >/dev/null
+ninja -C "$build" >/dev/null
+drover=$build/src/launcher/drover
+bench=$build/bench/pmix/pmix_bench
+idle=$build/bench/pmix/pmix_idle
+openpmix=$(pkg-config --variable=libdir pmix)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# run_under LAUNCHER N: pmix_bench's "name value" lines, REPS times.
+run_under() {
+    local launcher=$1 n=$2
+    for ((i = 0; i < reps; i++)); do
+        if [ "$launcher" = drover ]; then
+            "$drover" run -n "$n" --oversubscribe "$bench"
+        else
+            mpirun --allow-run-as-root --oversubscribe -n "$n" \
+                -x LD_LIBRARY_PATH="$openpmix" "$bench"
+        fi
+    done
+}
+
+# The median of each figure.
+medians() {
+    awk '{v[$1] = v[$1] " " $2} END {for (k in v) {n = split(v[k], a, " ");
+         asort(a); print k, a[int((n + 1) / 2)]}}'
+}
+
+echo "| figure | ranks | OpenPMIx (mpirun) us | drover us | drover / OpenPMIx | target |"
+echo "|---|---|---|---|---|---|"
+for n in 2 8; do
+    run_under mpirun "$n" | medians >"$work/openpmix.$n"
+    run_under drover "$n" | medians >"$work/drover.$n"
+    join <(sort "$work/openpmix.$n") <(sort "$work/drover.$n") |
+        awk -v n="$n" '
+            BEGIN { target["get_job"] = "<= 0.10"; target["get_peer"] = "<= 0.10";
+                    target["fence"] = "<= 0.50"; target["fence_1k"] = "<= 0.50";
+                    target["init"] = "" }
+            { printf "| %s | %d | %.3f | %.3f | %.3f | %s |\n", $1, n, $2, $3, $3 / $2, target[$1] }'
+done
+
+# Server memory per client: drover's resident size with N idle clients
+# connected, minus the same with N processes that never touch PMIx.
+n=256
+rss_with() {
+    local mode=$1 dir=$work/$1 pid rss
+    mkdir -p "$dir"
+    "$drover" run -n $n --oversubscribe "$idle" "$dir" $mode &
+    pid=$!
+    while [ "$(find "$dir" -name 'ready.*' | wc -l)" -lt $n ]; do sleep 0.1; done
+    rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
+    touch "$dir/go"
+    wait $pid
+    echo "$rss"
+}
+base=$(rss_with nopmix)
+full=$(rss_with pmix)
+echo
+echo "| server memory | ranks | drover RSS without PMIx KiB | with $n clients KiB | per client KiB | target |"
+echo "|---|---|---|---|---|---|"
+awk -v b="$base" -v f="$full" -v n=$n \
+    'BEGIN { printf "| per connected client | %d | %d | %d | %.1f | <= 16 |\n", n, b, f, (f - b) / n }'
