@@ -268,6 +268,44 @@ static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t
     return rc;
 }
 
+/* ---- The host's own calls ------------------------------------------------ */
+
+/* The calls a server process makes for itself: a credential of its own
+ * (the host's kind, or native), validated; device distances. Any mismatch
+ * fails the run. */
+static void self_check(bool bare)
+{
+    pmix_byte_object_t cred, forged = {.bytes = "forged", .size = 6};
+    pmix_info_t *results;
+    size_t nresults;
+    pmix_device_distance_t *dist;
+    size_t ndist;
+    pmix_status_t rc;
+
+    if (PMIX_SUCCESS != (rc = PMIx_Get_credential(NULL, 0, &cred)) ||
+        PMIX_SUCCESS != (rc = PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults))) {
+        fprintf(stderr, "minihost: own credential: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+    bool native = false;
+    for (size_t i = 0; i < nresults; i++) {
+        native = native || (PMIX_CHECK_KEY(&results[i], PMIX_CRED_TYPE) &&
+                            0 == strcmp(results[i].value.data.string, "native"));
+    }
+    PMIX_INFO_FREE(results, nresults);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    if (native != bare ||
+        PMIX_ERR_INVALID_CRED != PMIx_Validate_credential(&forged, NULL, 0, NULL, NULL)) {
+        fprintf(stderr, "minihost: credential kind or forgery not as expected\n");
+        exit(1);
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Compute_distances(NULL, NULL, NULL, 0, &dist, &ndist)) ||
+        0 != ndist) {
+        fprintf(stderr, "minihost: distances: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+}
+
 /* ---- The job ------------------------------------------------------------- */
 
 static pmix_status_t register_job(uint32_t n, const char *host)
@@ -513,6 +551,7 @@ int main(int argc, char **argv)
     }
     signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
+    self_check(bare);
     char host[256];
     gethostname(host, sizeof(host));
     if (PMIX_SUCCESS != (rc = register_job(nranks, host))) {
