@@ -15,7 +15,12 @@
  *   get.c       PMIx_Get, PMIx_Get_nb
  *   fence.c     PMIx_Fence, PMIx_Fence_nb
  *   event.c     event handlers, PMIx_Notify_event
- *   ...         one file per further family (abort.c, query.c, ...)
+ *   tool.c      PMIx_tool_*: a tool's life and its servers
+ *   group.c     PMIx_Group_*
+ *   iof.c       PMIx_IOF_pull, _deregister, _push
+ *   topology.c  topology, cpusets, locality, device distances
+ *   ...         one file per further family (abort.c, query.c,
+ *               credential.c, allocation.c, monitor.c, fabric.c, ...)
  */
 #ifndef DROVER_CLIENT_H
 #define DROVER_CLIENT_H

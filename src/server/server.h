@@ -20,7 +20,15 @@
  *   data.c        COMMIT and GET: committed data, direct modex
  *   notify.c      events to and from clients and the host
  *   requests.c    the requests relayed to a host module function (abort,
- *                 query, log, job control, publish, spawn...)
+ *                 query, log, job control, publish, spawn, allocate,
+ *                 monitor, fabric...)
+ *   group.c       groups: construct, destruct, leave, queries about them
+ *   invite.c      groups by invitation: INVITE and JOIN
+ *   iof.c         I/O forwarding: pulls, PMIx_server_IOF_deliver, pushes
+ *   tool.c        tools connecting: their identity
+ *   credential.c  credentials: the host's, or the library's native ones
+ *   pset.c        process sets: define, delete, queries about them
+ *   attrs.c       PMIx_Register_attributes and attribute-support queries
  *   maps.c        PMIx_generate_regex/ppn, locality and cpuset strings
  */
 #ifndef DROVER_SERVER_H
