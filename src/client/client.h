@@ -15,7 +15,12 @@
  *   get.c       PMIx_Get, PMIx_Get_nb
  *   fence.c     PMIx_Fence, PMIx_Fence_nb
  *   event.c     event handlers, PMIx_Notify_event
- *   ...         one file per further family (abort.c, query.c, ...)
+ *   tool.c      PMIx_tool_*: a tool's life and its servers
+ *   group.c     PMIx_Group_*
+ *   iof.c       PMIx_IOF_pull, _deregister, _push
+ *   topology.c  topology, cpusets, locality, device distances
+ *   ...         one file per further family (abort.c, query.c,
+ *               credential.c, allocation.c, monitor.c, fabric.c, ...)
  */
 #ifndef DROVER_CLIENT_H
 #define DROVER_CLIENT_H
@@ -26,6 +31,7 @@
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "protocol.h"
+#include "role.h"
 #include "store.h"
 
 typedef struct client_state {
@@ -44,8 +50,30 @@ typedef struct client_state {
 /* The one client of the process. */
 extern client_state_t client;
 
-/* Whether PMIx_Init has succeeded and PMIx_Finalize not yet undone it. */
+/* Whether PMIx_Init (or PMIx_tool_init) has succeeded and PMIx_Finalize
+ * not yet undone it. */
 bool client_initialized(void);
+
+/* PMIx_Init and PMIx_tool_init: counted, serialised, and for one role per
+ * process. The first call claims role and runs setup, which connects (or
+ * sets the process up alone) and sets client.me; on its failure nothing
+ * is left behind. *proc (may be NULL) receives client.me. */
+pmix_status_t client_start(role_t role, pmix_status_t (*setup)(const pmix_info_t *, size_t),
+                           const pmix_info_t *info, size_t ninfo, pmix_proc_t *proc);
+
+/* PMIx_Finalize and PMIx_tool_finalize: the last call of role tears down. */
+pmix_status_t client_finish(role_t role, const pmix_info_t *info, size_t ninfo);
+
+/* Register client.me's namespace locally as a job of one of which it is
+ * rank 0 (a singleton's, or a tool's own). */
+pmix_status_t client_register_self(void);
+
+/* Run without a server as client.me, rank 0 of a job of one: its job data
+ * registered locally and the progress thread started. */
+pmix_status_t client_start_alone(void);
+
+/* The server URI its host put in the environment, or NULL. Borrowed. */
+const char *client_uri_from_env(void);
 
 /* Start a FENCE or GET message with the number of commits sent so far
  * (see conn.c: the server then handles it after them). */
@@ -154,11 +182,21 @@ typedef struct client_results {
 void client_results_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                        pmix_release_cbfunc_t release_fn, void *release_cbdata);
 
+/* The start of a blocking call answered with infos: clear *info and
+ * *ninfo (both NULL, or neither, for "discard the results"), refuse the
+ * progress thread, and make res ready to wait on. */
+pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, size_t *ninfo);
+
 /* Wait for res (whose call returned started: an error completes it at
  * once) and hand its infos to the caller (PMIX_INFO_FREE; NULL info:
  * discard them). Returns the status. */
 pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
                                   pmix_info_t **info, size_t *ninfo);
+
+/* Whether this process can send requests: PMIX_ERR_INIT before PMIx_Init
+ * (or PMIx_tool_init), PMIX_ERR_NOT_SUPPORTED with no server to ask (a
+ * singleton, a tool alone), else PMIX_SUCCESS. */
+pmix_status_t client_can_ask(void);
 
 /* ---- Directives common to many calls ------------------------------------ */
 
@@ -182,5 +220,14 @@ void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_i
 
 /* Forget every handler (finalize). */
 void event_clear_all(void);
+
+/* ---- iof.c ------------------------------------------------------------ */
+
+/* An IOF message from the server: hand the output to the handlers it
+ * names (progress thread). */
+void iof_received(pmix_data_buffer_t *payload);
+
+/* Stop forwarding stdin and forget every output handler (finalize). */
+void iof_forget_all(void);
 
 #endif /* DROVER_CLIENT_H */

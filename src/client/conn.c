@@ -207,6 +207,8 @@ static void handle_frame(channel_t *c, const protocol_header_t *h, pmix_data_buf
     if (0 == (h->command & PROTOCOL_REPLY)) {
         if (PROTOCOL_EVENT == h->command && c == &conn.main) {
             event_received(payload);
+        } else if (PROTOCOL_IOF == h->command && c == &conn.main) {
+            iof_received(payload);
         }
         return;
     }

@@ -84,7 +84,8 @@ pmix_status_t client_absorb_procdata(pmix_data_buffer_t *reply)
     return rc;
 }
 
-/* The job description of a singleton. */
+/* The job description of a process alone in its job: client.me, rank 0
+ * of a job of one. */
 static pmix_status_t register_singleton(void)
 {
     char host[256] = "localhost", tmp[] = "/tmp", peers[] = "0";
@@ -97,9 +98,6 @@ static pmix_status_t register_singleton(void)
     size_t n = 0;
 
     gethostname(host, sizeof(host) - 1);
-    snprintf(client.me.nspace, sizeof(client.me.nspace), "singleton.%s.%ld", host,
-             (long)getpid());
-    client.me.rank = 0;
     PMIx_Info_load(&info[n++], PMIX_JOB_SIZE, &one, PMIX_UINT32);
     PMIx_Info_load(&info[n++], PMIX_UNIV_SIZE, &one, PMIX_UINT32);
     PMIx_Info_load(&info[n++], PMIX_MAX_PROCS, &one, PMIX_UINT32);
@@ -131,18 +129,24 @@ static pmix_status_t register_singleton(void)
     return rc;
 }
 
-/* Who we are, from the environment the server's host set up. */
-static bool identity_from_env(const char **uri)
+const char *client_uri_from_env(void)
 {
     static const char *const uri_names[] = {PROTOCOL_URI_ENV, "PMIX_SERVER_URI4",
                                             "PMIX_SERVER_URI3", "PMIX_SERVER_URI21",
                                             "PMIX_SERVER_URI2", "PMIX_SERVER_URI"};
+    const char *uri = NULL;
+    for (size_t i = 0; NULL == uri && i < sizeof(uri_names) / sizeof(uri_names[0]); i++) {
+        uri = getenv(uri_names[i]);
+    }
+    return uri;
+}
+
+/* Who we are, from the environment the server's host set up. */
+static bool identity_from_env(const char **uri)
+{
     const char *nspace = getenv("PMIX_NAMESPACE"), *rank = getenv("PMIX_RANK");
 
-    *uri = NULL;
-    for (size_t i = 0; NULL == *uri && i < sizeof(uri_names) / sizeof(uri_names[0]); i++) {
-        *uri = getenv(uri_names[i]);
-    }
+    *uri = client_uri_from_env();
     if (NULL == *uri || NULL == nspace || NULL == rank) {
         return false;
     }
@@ -190,9 +194,41 @@ static void release_state(void)
     pthread_mutex_unlock(&client.lock);
 }
 
-PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
+pmix_status_t client_register_self(void)
+{
+    pthread_mutex_lock(&client.lock);
+    pmix_status_t rc = register_singleton();
+    pthread_mutex_unlock(&client.lock);
+    return rc;
+}
+
+pmix_status_t client_start_alone(void)
+{
+    client.singleton = true;
+    pmix_status_t rc = client_register_self();
+    return PMIX_SUCCESS == rc ? conn_open_local() : rc;
+}
+
+/* A client: connect to the server named in the environment, or be a
+ * singleton. */
+static pmix_status_t setup_client(const pmix_info_t *info, size_t ninfo)
 {
     const char *uri;
+    char host[256] = "localhost";
+
+    if (identity_from_env(&uri)) {
+        return connect_to_server(uri, info, ninfo);
+    }
+    gethostname(host, sizeof(host) - 1);
+    snprintf(client.me.nspace, sizeof(client.me.nspace), "singleton.%s.%ld", host,
+             (long)getpid());
+    client.me.rank = 0;
+    return client_start_alone();
+}
+
+pmix_status_t client_start(role_t role, pmix_status_t (*setup)(const pmix_info_t *, size_t),
+                           const pmix_info_t *info, size_t ninfo, pmix_proc_t *proc)
+{
     pmix_status_t rc;
 
     if (NULL == info && 0 != ninfo) {
@@ -200,29 +236,22 @@ PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_
     }
     pthread_mutex_lock(&init_lock);
     if (client_initialized()) {
+        if (role_current() != role) {
+            pthread_mutex_unlock(&init_lock);
+            return PMIX_ERR_INIT;
+        }
         pthread_mutex_lock(&client.lock);
         client.refcount++;
         pthread_mutex_unlock(&client.lock);
         goto done;
     }
-    if (PMIX_SUCCESS != (rc = role_claim(ROLE_CLIENT))) {
+    if (PMIX_SUCCESS != (rc = role_claim(role))) {
         pthread_mutex_unlock(&init_lock);
         return rc;
     }
-    if (identity_from_env(&uri)) {
-        rc = connect_to_server(uri, info, ninfo);
-    } else {
-        client.singleton = true;
-        pthread_mutex_lock(&client.lock);
-        rc = register_singleton();
-        pthread_mutex_unlock(&client.lock);
-        if (PMIX_SUCCESS == rc) {
-            rc = conn_open_local();
-        }
-    }
-    if (PMIX_SUCCESS != rc) {
+    if (PMIX_SUCCESS != (rc = setup(info, ninfo))) {
         release_state();
-        role_release(ROLE_CLIENT);
+        role_release(role);
         pthread_mutex_unlock(&init_lock);
         return rc;
     }
@@ -237,19 +266,24 @@ done:
     return PMIX_SUCCESS;
 }
 
+PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
+{
+    return client_start(ROLE_CLIENT, setup_client, info, ninfo, proc);
+}
+
 PMIX_EXPORT int PMIx_Initialized(void)
 {
     return client_initialized();
 }
 
-PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
+pmix_status_t client_finish(role_t role, const pmix_info_t *info, size_t ninfo)
 {
     if (NULL == info && 0 != ninfo) {
         return PMIX_ERR_BAD_PARAM;
     }
     pthread_mutex_lock(&init_lock);
     pthread_mutex_lock(&client.lock);
-    if (0 == client.refcount) {
+    if (0 == client.refcount || role_current() != role) {
         pthread_mutex_unlock(&client.lock);
         pthread_mutex_unlock(&init_lock);
         return PMIX_ERR_INIT;
@@ -265,6 +299,7 @@ PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
     if (client_flag(info, ninfo, PMIX_EMBED_BARRIER)) {
         PMIx_Fence(NULL, 0, NULL, 0);
     }
+    iof_forget_all();
     if (conn_connected()) {
         /* The server answers once its host has seen us go; bounded so a
          * wedged host cannot hold the process. */
@@ -273,9 +308,14 @@ PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
     conn_close();
     event_clear_all();
     release_state();
-    role_release(ROLE_CLIENT);
+    role_release(role);
     pthread_mutex_unlock(&init_lock);
     return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
+{
+    return client_finish(ROLE_CLIENT, info, ninfo);
 }
 
 PMIX_EXPORT void PMIx_Progress(void)

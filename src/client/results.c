@@ -52,7 +52,10 @@ static void release_infos(void *cbdata)
 static void info_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     info_request_t *r = arg;
-    if (NULL != reply && (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status)) {
+    /* A host that finished at once (PMIX_OPERATION_SUCCEEDED) sends no
+     * infos at all. */
+    if (NULL != reply && reply->unpack_ptr < reply->pack_ptr &&
+        (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status)) {
         pmix_status_t rc = protocol_unpack_array(reply, PMIX_INFO, (void **)&r->info, &r->ninfo);
         if (PMIX_SUCCESS != rc) {
             status = rc;
@@ -109,4 +112,29 @@ pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
         PMIX_INFO_FREE(res->info, res->ninfo);
     }
     return rc;
+}
+
+pmix_status_t client_can_ask(void)
+{
+    if (!client_initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    return client.singleton ? PMIX_ERR_NOT_SUPPORTED : PMIX_SUCCESS;
+}
+
+pmix_status_t client_results_start(client_results_t *res, pmix_info_t **info, size_t *ninfo)
+{
+    *res = (client_results_t){.info = NULL};
+    if ((NULL == info) != (NULL == ninfo)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL != info) {
+        *info = NULL;
+        *ninfo = 0;
+    }
+    if (conn_in_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    client_wait_init(&res->wait);
+    return PMIX_SUCCESS;
 }

@@ -47,6 +47,20 @@ typedef enum {
     PROTOCOL_LOOKUP,         /* c->s: PMIx_Lookup */
     PROTOCOL_UNPUBLISH,      /* c->s: PMIx_Unpublish */
     PROTOCOL_SPAWN,          /* c->s: PMIx_Spawn */
+    PROTOCOL_GROUP_CONSTRUCT, /* c->s: PMIx_Group_construct */
+    PROTOCOL_GROUP_DESTRUCT, /* c->s: PMIx_Group_destruct */
+    PROTOCOL_GROUP_INVITE,   /* c->s: PMIx_Group_invite */
+    PROTOCOL_GROUP_JOIN,     /* c->s: PMIx_Group_join */
+    PROTOCOL_GROUP_LEAVE,    /* c->s: PMIx_Group_leave */
+    PROTOCOL_ALLOCATE,       /* c->s: PMIx_Allocation_request */
+    PROTOCOL_MONITOR,        /* c->s: PMIx_Process_monitor */
+    PROTOCOL_FABRIC,         /* c->s: PMIx_Fabric_register/update */
+    PROTOCOL_GET_CREDENTIAL, /* c->s: PMIx_Get_credential */
+    PROTOCOL_VALIDATE_CREDENTIAL, /* c->s: PMIx_Validate_credential */
+    PROTOCOL_IOF_PULL,       /* c->s: PMIx_IOF_pull */
+    PROTOCOL_IOF_DEREGISTER, /* c->s: PMIx_IOF_deregister */
+    PROTOCOL_IOF_PUSH,       /* c->s: PMIx_IOF_push */
+    PROTOCOL_IOF,            /* s->c: forwarded output for this process */
     PROTOCOL_COMMAND_MAX
 } protocol_command_t;
 

@@ -13,7 +13,10 @@
  *    connection without finalizing, or was deregistered because its
  *    process ended) without contributing: it fails at once with
  *    PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs. A participant that only
- *    finalized may still initialise again and join.
+ *    finalized may still initialise again and join. A group construct
+ *    marked PMIX_GROUP_OPTIONAL completes without the gone instead.
+ *  - Groups name their collectives: the group's name is part of the
+ *    signature, so two groups of the same processes stay apart.
  *  - PMIX_TIMEOUT in the first contributor's directives arms a timer;
  *    when it fires, the members get PMIX_ERR_TIMEOUT. Once the host has
  *    the collective it is only abandoned, and freed on the host's answer.
@@ -39,8 +42,7 @@ static int compare_procs(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Sort procs and drop duplicates; returns the new count. */
-static size_t normalise(pmix_proc_t *procs, size_t n)
+size_t collective_normalise(pmix_proc_t *procs, size_t n)
 {
     size_t k = 0;
     qsort(procs, n, sizeof(*procs), compare_procs);
@@ -52,14 +54,19 @@ static size_t normalise(pmix_proc_t *procs, size_t n)
     return k;
 }
 
-static char *make_signature(collective_kind_t kind, const pmix_proc_t *procs, size_t n)
+/* The name (a group's) is written with its length, so no name can be
+ * mistaken for another followed by participants. */
+static char *make_signature(collective_kind_t kind, const char *name, const pmix_proc_t *procs,
+                            size_t n)
 {
-    size_t size = 16 + n * (PMIX_MAX_NSLEN + 16);
+    size_t namelen = NULL == name ? 0 : strlen(name);
+    size_t size = 48 + namelen + n * (PMIX_MAX_NSLEN + 16);
     char *sig = malloc(size);
     if (NULL == sig) {
         return NULL;
     }
-    size_t len = (size_t)snprintf(sig, size, "%d", (int)kind);
+    size_t len = (size_t)snprintf(sig, size, "%d#%zu:%s", (int)kind, namelen,
+                                  NULL == name ? "" : name);
     for (size_t i = 0; i < n; i++) {
         len += (size_t)snprintf(sig + len, size - len, "|%.*s:%u", PMIX_MAX_NSLEN,
                                 procs[i].nspace, procs[i].rank);
@@ -67,7 +74,7 @@ static char *make_signature(collective_kind_t kind, const pmix_proc_t *procs, si
     return sig;
 }
 
-static bool includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
+bool collective_includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
 {
     for (size_t i = 0; i < n; i++) {
         if (PMIX_CHECK_NSPACE(procs[i].nspace, p->nspace) &&
@@ -88,23 +95,39 @@ static bool has_contributed(const collective_t *c, const pmix_proc_t *p)
     return false;
 }
 
-/* A local participant that can no longer contribute, if any. */
-static bool lost_participant(const collective_t *c)
+/* The local participants that can no longer contribute: clients gone
+ * without contributing, and clients deregistered since. */
+static uint32_t count_lost(const collective_t *c)
 {
+    uint32_t lost = 0;
     for (size_t i = 0; i < c->nprocs; i++) {
         const server_nspace_t *ns = nspace_find(c->procs[i].nspace);
         if (NULL == ns) {
             continue;
         }
+        for (uint32_t k = 0; k < ns->departed.count; k++) {
+            pmix_proc_t p;
+            PMIX_LOAD_PROCID(&p, ns->name, *(const pmix_rank_t *)ns->departed.entries[k].key);
+            if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == p.rank) &&
+                !has_contributed(c, &p)) {
+                lost++;
+            }
+        }
         for (uint32_t k = 0; k < ns->clients.count; k++) {
             const server_client_t *client = ns->clients.entries[k].value;
             if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == client->proc.rank) &&
                 client->gone && !has_contributed(c, &client->proc)) {
-                return true;
+                lost++;
             }
         }
     }
-    return false;
+    return lost;
+}
+
+/* Whether everyone still able to contribute has (PMIX_GROUP_OPTIONAL). */
+static bool complete_without_lost(const collective_t *c)
+{
+    return c->nmembers + count_lost(c) >= c->expected;
 }
 
 static void free_collective(collective_t *c)
@@ -117,6 +140,7 @@ static void free_collective(collective_t *c)
     }
     free(c->members);
     free(c->signature);
+    free(c->name);
     free(c->procs);
     protocol_free_array(c->info, c->ninfo, PMIX_INFO);
     PMIX_DATA_BUFFER_DESTRUCT(&c->blob);
@@ -140,6 +164,10 @@ static uint16_t command_of(collective_kind_t kind)
         return PROTOCOL_CONNECT;
     case COLLECTIVE_DISCONNECT:
         return PROTOCOL_DISCONNECT;
+    case COLLECTIVE_GROUP_CONSTRUCT:
+        return PROTOCOL_GROUP_CONSTRUCT;
+    case COLLECTIVE_GROUP_DESTRUCT:
+        return PROTOCOL_GROUP_DESTRUCT;
     case COLLECTIVE_FENCE:
     default:
         return PROTOCOL_FENCE;
@@ -187,6 +215,8 @@ static void read_directives(collective_t *c)
     for (size_t i = 0; i < c->ninfo; i++) {
         if (PMIX_CHECK_KEY(&c->info[i], PMIX_COLLECT_DATA)) {
             c->collect_data = PMIX_INFO_TRUE(&c->info[i]);
+        } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_GROUP_OPTIONAL)) {
+            c->optional = PMIX_INFO_TRUE(&c->info[i]);
         } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_TIMEOUT) && PMIX_INT == c->info[i].value.type &&
                    c->info[i].value.data.integer > 0 && NULL == c->timer) {
             struct timeval tv = {.tv_sec = c->info[i].value.data.integer};
@@ -219,11 +249,11 @@ static uint32_t count_local(const pmix_proc_t *procs, size_t n)
 
 /* Find the collective for procs, or start it (taking procs and info over
  * on success). */
-static pmix_status_t find_or_start(collective_kind_t kind, pmix_proc_t *procs, size_t nprocs,
-                                   pmix_info_t *info, size_t ninfo, collective_t **out,
-                                   bool *adopted)
+static pmix_status_t find_or_start(collective_kind_t kind, const char *name, pmix_proc_t *procs,
+                                   size_t nprocs, pmix_info_t *info, size_t ninfo,
+                                   collective_t **out, bool *adopted)
 {
-    char *sig = make_signature(kind, procs, nprocs);
+    char *sig = make_signature(kind, name, procs, nprocs);
     collective_t *c;
 
     *adopted = false;
@@ -237,6 +267,11 @@ static pmix_status_t find_or_start(collective_kind_t kind, pmix_proc_t *procs, s
     }
     if (NULL == (c = calloc(1, sizeof(*c)))) {
         free(sig);
+        return PMIX_ERR_NOMEM;
+    }
+    if (NULL != name && NULL == (c->name = strdup(name))) {
+        free(sig);
+        free(c);
         return PMIX_ERR_NOMEM;
     }
     c->kind = kind;
@@ -259,6 +294,15 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
                               pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
                               size_t ninfo, collective_t **out, bool *complete)
 {
+    return collective_join_named(kind, NULL, peer, tag, procs, nprocs, info, ninfo, out,
+                                 complete);
+}
+
+pmix_status_t collective_join_named(collective_kind_t kind, const char *name, server_peer_t *peer,
+                                    uint32_t tag, pmix_proc_t *procs, size_t nprocs,
+                                    pmix_info_t *info, size_t ninfo, collective_t **out,
+                                    bool *complete)
+{
     collective_t *c = NULL;
     bool adopted = false;
     pmix_status_t rc = PMIX_SUCCESS;
@@ -272,12 +316,13 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
         PMIX_LOAD_PROCID(procs, peer->proc.nspace, PMIX_RANK_WILDCARD);
         nprocs = 1;
     }
-    nprocs = normalise(procs, nprocs);
-    if (!includes(procs, nprocs, &peer->proc)) {
+    nprocs = collective_normalise(procs, nprocs);
+    if (!collective_includes(procs, nprocs, &peer->proc)) {
         rc = PMIX_ERR_BAD_PARAM;
         goto done;
     }
-    if (PMIX_SUCCESS != (rc = find_or_start(kind, procs, nprocs, info, ninfo, &c, &adopted))) {
+    if (PMIX_SUCCESS !=
+        (rc = find_or_start(kind, name, procs, nprocs, info, ninfo, &c, &adopted))) {
         goto done;
     }
     if (has_contributed(c, &peer->proc) || c->at_host) {
@@ -294,7 +339,9 @@ pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint3
     peer_retain(peer);
     *out = c;
     *complete = c->nmembers >= c->expected;
-    if (!*complete && lost_participant(c)) {
+    if (!*complete && c->optional) {
+        *complete = complete_without_lost(c);
+    } else if (!*complete && count_lost(c) > 0) {
         collective_finish(c, command_of(kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
         *out = NULL;
     }
@@ -315,9 +362,14 @@ void collective_client_gone(server_client_t *client)
     collective_t *c = collectives;
     while (NULL != c) {
         collective_t *next = c->next;
-        if (!c->at_host && includes(c->procs, c->nprocs, &client->proc) &&
+        if (!c->at_host && collective_includes(c->procs, c->nprocs, &client->proc) &&
             !has_contributed(c, &client->proc)) {
-            collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+            if (!c->optional) {
+                collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+            } else if (complete_without_lost(c) && NULL != c->ready) {
+                /* The others need not wait for it any longer. */
+                c->ready(c);
+            }
         }
         c = next;
     }

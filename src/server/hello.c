@@ -4,7 +4,8 @@
  *
  * Design notes:
  *  - HELLO names the process; it must be a client the host registered,
- *    of the connecting user, and not already connected (a process that
+ *    of the connecting user, and not already connected (a tool says it is
+ *    one and is handled by tool.c) (a process that
  *    finalized may connect again: PMIx_Init after PMIx_Finalize).
  *  - The host hears of it through client_connected2 (or client_connected)
  *    and may hold the client until it calls back; only then is the job's
@@ -168,14 +169,22 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     server_client_t *client = NULL;
     pmix_status_t rc;
 
-    if (NULL != peer->client) {
+    if (NULL != peer->client || peer->tool) {
         peer_reply(peer, PROTOCOL_HELLO, tag, PMIX_ERR_EXISTS, NULL);
         return;
     }
-    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) ||
-        PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) ||
+    if (PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) &&
+        PMIX_SUCCESS == (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) &&
+        (tool_requested(info, ninfo) || (direct && NULL == nspace_find_client(&proc)))) {
+        /* A tool, or a direct connection of no registered client (so
+         * perhaps a tool's): tool.c takes it from here. */
+        tool_hello(peer, tag, &proc, direct, info, ninfo);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        return;
+    }
+    if (PMIX_SUCCESS != rc ||
         PMIX_SUCCESS != (rc = direct ? check_direct(peer, &proc, &client)
                                      : check_client(peer, &proc, &client))) {
         protocol_free_array(info, ninfo, PMIX_INFO);
@@ -222,6 +231,11 @@ static pmix_status_t call_finalized(server_client_t *client, hello_op_t *op,
 
 void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
+    if (peer->tool) {
+        /* No host function hears of a tool's departure. */
+        peer_reply(peer, PROTOCOL_FINALIZE, tag, PMIX_SUCCESS, NULL);
+        return;
+    }
     if (NULL == peer->client) {
         peer_reply(peer, PROTOCOL_FINALIZE, tag, PMIX_ERR_NOT_FOUND, NULL);
         return;

@@ -238,6 +238,7 @@ void nspace_client_gone(server_client_t *client)
     peer_run_deferred(client);
     collective_client_gone(client);
     data_client_gone(client);
+    group_client_gone(client);
 }
 
 static void drop_client(server_nspace_t *ns, server_client_t *client)
@@ -252,6 +253,7 @@ static void drop_client(server_nspace_t *ns, server_client_t *client)
     }
     client->peer = client->direct_peer = NULL;
     hashmap_remove(&ns->clients, &client->proc.rank, sizeof(client->proc.rank));
+    hashmap_insert(&ns->departed, &client->proc.rank, sizeof(client->proc.rank), NULL);
     free(client);
 }
 
@@ -262,6 +264,7 @@ static void release_nspace(server_nspace_t *ns)
     }
     hashmap_clear(&ns->clients, NULL);
     hashmap_clear(&ns->local_ranks, NULL);
+    hashmap_clear(&ns->departed, NULL);
     run_cleanup(ns);
     PMIX_DATA_BUFFER_DESTRUCT(&ns->reg);
     store_drop(&server.data, ns->name);
@@ -382,6 +385,7 @@ static pmix_status_t do_register_client(void *arg)
         e->value = client;
     }
     server_client_t *client = e->value;
+    hashmap_remove(&ns->departed, &op->proc.rank, sizeof(op->proc.rank));
     client->uid = op->uid;
     client->gid = op->gid;
     client->server_object = op->server_object;

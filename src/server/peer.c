@@ -48,6 +48,19 @@ static const struct {
     [PROTOCOL_LOOKUP] = {lookup_request},
     [PROTOCOL_UNPUBLISH] = {unpublish_request},
     [PROTOCOL_SPAWN] = {spawn_request},
+    [PROTOCOL_GROUP_CONSTRUCT] = {group_construct_request},
+    [PROTOCOL_GROUP_DESTRUCT] = {group_destruct_request},
+    [PROTOCOL_GROUP_INVITE] = {group_invite_request},
+    [PROTOCOL_GROUP_JOIN] = {group_join_request},
+    [PROTOCOL_GROUP_LEAVE] = {group_leave_request},
+    [PROTOCOL_ALLOCATE] = {allocate_request},
+    [PROTOCOL_MONITOR] = {monitor_request},
+    [PROTOCOL_FABRIC] = {fabric_request},
+    [PROTOCOL_GET_CREDENTIAL] = {credential_get_request},
+    [PROTOCOL_VALIDATE_CREDENTIAL] = {credential_validate_request},
+    [PROTOCOL_IOF_PULL] = {iof_pull_request},
+    [PROTOCOL_IOF_DEREGISTER] = {iof_deregister_request},
+    [PROTOCOL_IOF_PUSH] = {iof_push_request},
 };
 
 /* A request waiting for its client's earlier commits. */
@@ -63,6 +76,22 @@ static server_peer_t *peers;
 server_peer_t *peer_first(void)
 {
     return peers;
+}
+
+server_peer_t *peer_main(server_peer_t *peer)
+{
+    if (!peer->direct) {
+        return peer;
+    }
+    if (NULL != peer->client) {
+        return NULL != peer->client->peer ? peer->client->peer : peer;
+    }
+    for (server_peer_t *p = peers; NULL != p; p = p->next) {
+        if (p->tool && !p->direct && p->pid == peer->pid && p->uid == peer->uid) {
+            return p;
+        }
+    }
+    return peer;
 }
 
 void peer_retain(server_peer_t *peer)
@@ -93,6 +122,7 @@ static void close_peer(server_peer_t *peer)
         peer->next->prev = peer->prev;
     }
     hello_peer_closed(peer);
+    iof_peer_closed(peer);
     /* The reference the open connection held. */
     peer_release(peer);
 }
@@ -219,6 +249,9 @@ static bool in_order(server_peer_t *peer, const protocol_header_t *h, pmix_data_
     int32_t n = 1;
     pmix_status_t rc = PMIx_Data_unpack(NULL, payload, &seq, &n, PMIX_UINT32);
 
+    if (PMIX_SUCCESS == rc && NULL == peer->client && peer->tool) {
+        return true; /* a tool's data are never fenced: no order to keep */
+    }
     if (PMIX_SUCCESS != rc || NULL == peer->client) {
         peer_reply(peer, h->command, h->tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_NOT_FOUND, NULL);
         return false;

@@ -1,8 +1,9 @@
 /*
  * requests.c - the client requests the server relays to a host module
- * function: ABORT, QUERY, JOB_CONTROL, LOG, PUBLISH, LOOKUP, UNPUBLISH
- * and SPAWN. (Fence, connect and the data requests have files of their
- * own: they do more than relay.)
+ * function: ABORT, QUERY, JOB_CONTROL, LOG, PUBLISH, LOOKUP, UNPUBLISH,
+ * SPAWN, ALLOCATE, MONITOR and FABRIC. (Fence, connect, groups, I/O
+ * forwarding, credentials and the data requests have files of their own:
+ * they do more than relay.)
  *
  * Design notes:
  *  - Every relay has the same shape: unpack the request, keep what was
@@ -26,24 +27,7 @@
 #include "pmix.h"
 #include "server.h"
 
-#define MAX_HELD 4
-
-typedef struct relay {
-    server_peer_t *peer;
-    uint32_t tag;
-    uint16_t command;
-    struct {
-        void *array;
-        size_t n;
-        pmix_data_type_t type;
-    } held[MAX_HELD];
-    size_t nheld;
-    char **keys;                 /* NULL-terminated copy for lookup/unpublish */
-    pmix_status_t status;        /* the host's answer */
-    pmix_data_buffer_t body;     /* the reply after the status */
-} relay_t;
-
-static relay_t *relay_new(server_peer_t *peer, uint32_t tag, uint16_t command)
+relay_t *relay_new(server_peer_t *peer, uint32_t tag, uint16_t command)
 {
     relay_t *r = calloc(1, sizeof(*r));
     if (NULL == r) {
@@ -64,15 +48,18 @@ static void relay_free(relay_t *r)
         protocol_free_array(r->held[i].array, r->held[i].n, r->held[i].type);
     }
     free(r->keys);
+    free(r->extra);
     PMIX_DATA_BUFFER_DESTRUCT(&r->body);
     peer_release(r->peer);
     free(r);
 }
 
-/* Reply with status (and the body packed so far) and free r. */
-static void relay_finish(relay_t *r, pmix_status_t status)
+/* Reply with status (and, when there is an answer, the body packed so
+ * far) and free r. */
+void relay_finish(relay_t *r, pmix_status_t status)
 {
-    peer_reply(r->peer, r->command, r->tag, status, PMIX_SUCCESS == status ? &r->body : NULL);
+    bool answer = PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status;
+    peer_reply(r->peer, r->command, r->tag, status, answer ? &r->body : NULL);
     relay_free(r);
 }
 
@@ -83,7 +70,7 @@ static void finish_in_thread(void *arg)
 }
 
 /* The host has answered (any thread): reply from the progress thread. */
-static void relay_answered(relay_t *r, pmix_status_t status)
+void relay_answered(relay_t *r, pmix_status_t status)
 {
     r->status = status;
     if (PMIX_SUCCESS != server_post(finish_in_thread, r)) {
@@ -93,26 +80,32 @@ static void relay_answered(relay_t *r, pmix_status_t status)
 }
 
 /* After the module call: PMIX_SUCCESS means the host will call back. */
-static void relay_called(relay_t *r, pmix_status_t rc)
+void relay_called(relay_t *r, pmix_status_t rc)
 {
     if (PMIX_SUCCESS != rc) {
         relay_finish(r, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
     }
 }
 
+/* Keep array (of n elements of type) alive until r is freed. */
+static void relay_hold(relay_t *r, void *array, size_t n, pmix_data_type_t type)
+{
+    r->held[r->nheld].array = array;
+    r->held[r->nheld].n = n;
+    r->held[r->nheld].type = type;
+    r->nheld++;
+}
+
 /* Unpack one array group and hold it; false (after replying) on error. */
-static bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type,
-                         void **array, size_t *n)
+bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type, void **array,
+                  size_t *n)
 {
     pmix_status_t rc = protocol_unpack_array(payload, type, array, n);
     if (PMIX_SUCCESS != rc) {
         relay_finish(r, rc);
         return false;
     }
-    r->held[r->nheld].array = *array;
-    r->held[r->nheld].n = *n;
-    r->held[r->nheld].type = type;
-    r->nheld++;
+    relay_hold(r, *array, *n, type);
     return true;
 }
 
@@ -138,14 +131,14 @@ static bool relay_unpack_keys(relay_t *r, pmix_data_buffer_t *payload)
     return true;
 }
 
-static void op_answered(pmix_status_t status, void *cbdata)
+void relay_op_answered(pmix_status_t status, void *cbdata)
 {
     relay_answered(cbdata, status);
 }
 
 /* A pmix_info_cbfunc_t: pack the results here, the host may free them. */
-static void info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                          pmix_release_cbfunc_t release_fn, void *release_cbdata)
+void relay_info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                         pmix_release_cbfunc_t release_fn, void *release_cbdata)
 {
     relay_t *r = cbdata;
     if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
@@ -188,7 +181,7 @@ void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     rc = PMIX_ERR_NOT_SUPPORTED;
     if (NULL != server.host.abort) {
         void *obj = NULL != peer->client ? peer->client->server_object : NULL;
-        rc = server.host.abort(&peer->proc, obj, code, msg, procs, nprocs, op_answered, r);
+        rc = server.host.abort(&peer->proc, obj, code, msg, procs, nprocs, relay_op_answered, r);
     }
     free(msg);
     relay_called(r, rc);
@@ -196,25 +189,99 @@ void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
 
 /* ---- QUERY ------------------------------------------------------------- */
 
-/* Answer what the library knows itself; true when every key of q was. */
-static bool answer_locally(const pmix_query_t *q, pmix_info_t **results, size_t *nresults)
+/* The server's own URI. */
+static bool uri_query(const char *key, const pmix_query_t *q, pmix_info_t *result,
+                      pmix_status_t *rc)
 {
-    bool all = true;
-    for (size_t k = 0; NULL != q->keys && NULL != q->keys[k]; k++) {
-        if (0 != strcmp(q->keys[k], PMIX_SERVER_URI)) {
-            all = false;
-            continue;
-        }
-        pmix_info_t *grown = realloc(*results, (*nresults + 1) * sizeof(*grown));
-        if (NULL == grown) {
-            return false;
-        }
-        *results = grown;
-        PMIX_INFO_CONSTRUCT(&grown[*nresults]);
-        PMIx_Info_load(&grown[*nresults], PMIX_SERVER_URI, server.uri, PMIX_STRING);
-        (*nresults)++;
+    if (0 != strcmp(key, PMIX_SERVER_URI)) {
+        return false;
     }
-    return all;
+    *rc = PMIx_Info_load(result, key, server.uri, PMIX_STRING);
+    return true;
+}
+
+/* What the library answers itself, one function per subject. Each says
+ * whether a key is its own and, if so, answers it. */
+static bool (*const local_answers[])(const char *key, const pmix_query_t *q,
+                                     pmix_info_t *result, pmix_status_t *rc) = {
+    uri_query, pset_query, group_query, attrs_query,
+};
+
+typedef struct local_results {
+    pmix_info_t *info;
+    size_t ninfo;
+    size_t foreign;              /* keys the library does not know */
+    size_t failed;               /* keys it knows but could not answer */
+} local_results_t;
+
+static void answer_locally(const pmix_query_t *queries, size_t nqueries, local_results_t *out)
+{
+    for (size_t i = 0; i < nqueries; i++) {
+        for (size_t k = 0; NULL != queries[i].keys && NULL != queries[i].keys[k]; k++) {
+            pmix_info_t result;
+            pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+            bool own = false;
+            PMIX_INFO_CONSTRUCT(&result);
+            for (size_t f = 0; !own && f < sizeof(local_answers) / sizeof(*local_answers); f++) {
+                own = local_answers[f](queries[i].keys[k], &queries[i], &result, &rc);
+            }
+            pmix_info_t *grown = own && PMIX_SUCCESS == rc
+                                     ? realloc(out->info, (out->ninfo + 1) * sizeof(*grown))
+                                     : NULL;
+            if (NULL != grown) {
+                out->info = grown;
+                grown[out->ninfo++] = result;
+                continue;
+            }
+            PMIX_INFO_DESTRUCT(&result);
+            out->foreign += !own;
+            out->failed += own;
+        }
+    }
+}
+
+/* The status of a query: complete, partial, or nothing found. */
+static pmix_status_t query_outcome(size_t answered, size_t missing, pmix_status_t none)
+{
+    return 0 == missing ? PMIX_SUCCESS : 0 < answered ? PMIX_ERR_PARTIAL_SUCCESS : none;
+}
+
+/* The host answered the keys the library could not: its results follow
+ * the library's own (held by r, with the count of failed keys in
+ * r->extra) in one PMIX_INFO[] group. */
+static void query_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                           pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    relay_t *r = cbdata;
+    const local_results_t *mine = r->extra;
+    bool host_ok = PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status;
+    size_t nhost = host_ok ? ninfo : 0, n = mine->ninfo + nhost;
+    pmix_info_t *all = 0 == n ? NULL : malloc(n * sizeof(*all));
+
+    if (0 < n && NULL == all) {
+        status = PMIX_ERR_NOMEM;
+    } else {
+        /* Shallow copies, only read by the pack. */
+        if (mine->ninfo > 0) {
+            memcpy(all, mine->info, mine->ninfo * sizeof(*all));
+        }
+        if (nhost > 0) {
+            memcpy(all + mine->ninfo, info, nhost * sizeof(*all));
+        }
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, all, (int32_t)n, PMIX_INFO);
+        if (PMIX_SUCCESS != rc) {
+            status = rc;
+        } else if (PMIX_SUCCESS == status) {
+            status = query_outcome(n, mine->failed, PMIX_ERR_NOT_FOUND);
+        } else if (!host_ok) {
+            status = query_outcome(n, 1, status);
+        }
+    }
+    free(all);
+    if (NULL != release_fn) {
+        release_fn(release_cbdata);
+    }
+    relay_answered(r, status);
 }
 
 /* QUERY: PMIX_QUERY[] queries; reply PMIX_INFO[] results. */
@@ -223,9 +290,7 @@ void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     relay_t *r = relay_new(peer, tag, PROTOCOL_QUERY);
     pmix_query_t *queries;
     size_t nqueries;
-    pmix_info_t *results = NULL;
-    size_t nresults = 0;
-    bool all_local = true;
+    local_results_t *mine;
 
     if (NULL == r || !relay_unpack(r, payload, PMIX_QUERY, (void **)&queries, &nqueries)) {
         return;
@@ -234,20 +299,24 @@ void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
         relay_finish(r, PMIX_ERR_BAD_PARAM);
         return;
     }
-    for (size_t i = 0; i < nqueries; i++) {
-        all_local = answer_locally(&queries[i], &results, &nresults) && all_local;
-    }
-    if (all_local || NULL == server.host.query) {
-        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, results, (int32_t)nresults, PMIX_INFO);
-        protocol_free_array(results, nresults, PMIX_INFO);
-        relay_finish(r, PMIX_SUCCESS != rc      ? rc
-                        : all_local            ? PMIX_SUCCESS
-                        : 0 < nresults         ? PMIX_ERR_PARTIAL_SUCCESS
-                                               : PMIX_ERR_NOT_SUPPORTED);
+    if (NULL == (mine = r->extra = calloc(1, sizeof(*mine)))) {
+        relay_finish(r, PMIX_ERR_NOMEM);
         return;
     }
-    protocol_free_array(results, nresults, PMIX_INFO);
-    relay_called(r, server.host.query(&peer->proc, queries, nqueries, info_answered, r));
+    answer_locally(queries, nqueries, mine);
+    relay_hold(r, mine->info, mine->ninfo, PMIX_INFO);
+    if (0 == mine->foreign || NULL == server.host.query) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, mine->info, (int32_t)mine->ninfo,
+                                          PMIX_INFO);
+        relay_finish(r, PMIX_SUCCESS != rc ? rc
+                                           : query_outcome(mine->ninfo,
+                                                           mine->foreign + mine->failed,
+                                                           0 < mine->foreign
+                                                               ? PMIX_ERR_NOT_SUPPORTED
+                                                               : PMIX_ERR_NOT_FOUND));
+        return;
+    }
+    relay_called(r, server.host.query(&peer->proc, queries, nqueries, query_answered, r));
 }
 
 /* ---- JOB_CONTROL ------------------------------------------------------- */
@@ -328,7 +397,7 @@ void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *
     }
     rc = PMIX_ERR_NOT_SUPPORTED;
     if (NULL != server.host.job_control) {
-        rc = server.host.job_control(&peer->proc, targets, ntargets, dirs, ndirs, info_answered,
+        rc = server.host.job_control(&peer->proc, targets, ntargets, dirs, ndirs, relay_info_answered,
                                      r);
     }
     relay_called(r, rc);
@@ -356,7 +425,7 @@ void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
         return;
     }
     /* The host's log function returns nothing: it always calls back. */
-    server.host.log(&peer->proc, data, ndata, dirs, ndirs, op_answered, r);
+    server.host.log(&peer->proc, data, ndata, dirs, ndirs, relay_op_answered, r);
 }
 
 /* ---- PUBLISH, LOOKUP, UNPUBLISH ----------------------------------------- */
@@ -373,7 +442,7 @@ void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payl
         return;
     }
     if (NULL != server.host.publish) {
-        rc = server.host.publish(&peer->proc, info, ninfo, op_answered, r);
+        rc = server.host.publish(&peer->proc, info, ninfo, relay_op_answered, r);
     }
     relay_called(r, rc);
 }
@@ -427,7 +496,7 @@ void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pa
     }
     if (NULL != server.host.unpublish) {
         rc = server.host.unpublish(&peer->proc, NULL == r->keys[0] ? NULL : r->keys, info, ninfo,
-                                   op_answered, r);
+                                   relay_op_answered, r);
     }
     relay_called(r, rc);
 }
@@ -465,6 +534,101 @@ void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     }
     if (NULL != server.host.spawn) {
         rc = server.host.spawn(&peer->proc, info, ninfo, apps, napps, spawn_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+/* ---- ALLOCATE, MONITOR, FABRIC ----------------------------------------- */
+
+/* ALLOCATE: PMIX_ALLOC_DIRECTIVE directive, PMIX_INFO[] data; reply
+ * PMIX_INFO[] results. */
+void allocate_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_ALLOCATE);
+    pmix_alloc_directive_t directive;
+    pmix_info_t *data;
+    size_t ndata;
+    int32_t n = 1;
+    pmix_status_t rc;
+
+    if (NULL == r) {
+        return;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &directive, &n,
+                                               PMIX_ALLOC_DIRECTIVE))) {
+        relay_finish(r, rc);
+        return;
+    }
+    if (!relay_unpack(r, payload, PMIX_INFO, (void **)&data, &ndata)) {
+        return;
+    }
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    if (NULL != server.host.allocate) {
+        rc = server.host.allocate(&peer->proc, directive, data, ndata, relay_info_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+/* MONITOR: PMIX_INFO[] monitor (exactly one), PMIX_STATUS error,
+ * PMIX_INFO[] directives; reply PMIX_INFO[] results. */
+void monitor_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_MONITOR);
+    pmix_info_t *monitor, *dirs;
+    size_t nmonitor, ndirs;
+    pmix_status_t error, rc;
+    int32_t n = 1;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_INFO, (void **)&monitor, &nmonitor)) {
+        return;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &error, &n, PMIX_STATUS))) {
+        relay_finish(r, rc);
+        return;
+    }
+    if (!relay_unpack(r, payload, PMIX_INFO, (void **)&dirs, &ndirs)) {
+        return;
+    }
+    if (1 != nmonitor) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    if (NULL != server.host.monitor) {
+        rc = server.host.monitor(&peer->proc, monitor, error, dirs, ndirs, relay_info_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+/* FABRIC: PMIX_UINT8 operation (pmix_fabric_operation_t), PMIX_INFO[]
+ * directives; reply PMIX_INFO[] the fabric's description. */
+void fabric_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_FABRIC);
+    pmix_info_t *dirs;
+    size_t ndirs;
+    uint8_t op;
+    int32_t n = 1;
+    pmix_status_t rc;
+
+    if (NULL == r) {
+        return;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &op, &n, PMIX_UINT8))) {
+        relay_finish(r, rc);
+        return;
+    }
+    if (!relay_unpack(r, payload, PMIX_INFO, (void **)&dirs, &ndirs)) {
+        return;
+    }
+    if (PMIX_FABRIC_REQUEST_INFO != op && PMIX_FABRIC_UPDATE_INFO != op) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    if (NULL != server.host.fabric) {
+        rc = server.host.fabric(&peer->proc, (pmix_fabric_operation_t)op, dirs, ndirs,
+                                relay_info_answered, r);
     }
     relay_called(r, rc);
 }

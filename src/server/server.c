@@ -23,6 +23,7 @@
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
+#include "server_entry.h"
 #include "topology.h"
 
 server_state_t server;
@@ -102,6 +103,11 @@ pmix_status_t server_post(void (*fn)(void *arg), void *arg)
     pthread_mutex_unlock(&post_lock);
     wake();
     return PMIX_SUCCESS;
+}
+
+pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg)
+{
+    return server_post(fn, arg);
 }
 
 typedef struct sync_call {
@@ -261,7 +267,12 @@ static pmix_status_t shut_down(void *arg)
     peer_close_all();
     collective_clear_all();
     data_clear_all();
+    group_clear_all();
+    iof_clear_all();
     nspace_clear_all();
+    pset_clear_all();
+    attrs_clear_all();
+    credential_clear();
     listener_stop();
     store_clear(&server.data);
     stopping = true;

@@ -20,7 +20,15 @@
  *   data.c        COMMIT and GET: committed data, direct modex
  *   notify.c      events to and from clients and the host
  *   requests.c    the requests relayed to a host module function (abort,
- *                 query, log, job control, publish, spawn...)
+ *                 query, log, job control, publish, spawn, allocate,
+ *                 monitor, fabric...)
+ *   group.c       groups: construct, destruct, leave, queries about them
+ *   invite.c      groups by invitation: INVITE and JOIN
+ *   iof.c         I/O forwarding: pulls, PMIx_server_IOF_deliver, pushes
+ *   tool.c        tools connecting: their identity
+ *   credential.c  credentials: the host's, or the library's native ones
+ *   pset.c        process sets: define, delete, queries about them
+ *   attrs.c       PMIx_Register_attributes and attribute-support queries
  *   maps.c        PMIx_generate_regex/ppn, locality and cpuset strings
  */
 #ifndef DROVER_SERVER_H
@@ -55,6 +63,8 @@ struct server_nspace {
     pmix_data_buffer_t reg;      /* the registration, packed once as PMIX_INFO[] */
     hashmap_t clients;           /* rank (4 bytes) -> server_client_t * */
     hashmap_t local_ranks;       /* ranks named by PMIX_LOCAL_PEERS */
+    hashmap_t departed;          /* ranks whose clients were deregistered:
+                                  * they will contribute to nothing more */
     char **cleanup;              /* paths to remove when the job goes */
     uint8_t *cleanup_mode;       /* cleanup_mode_t of each */
     size_t ncleanup;
@@ -158,6 +168,11 @@ void peer_close_all(void);
  * sent (or, when it is gone, drop them). */
 void peer_run_deferred(server_client_t *client);
 
+/* The main connection of the process that owns peer: peer itself, or for
+ * a direct connection (which carries no events or output) the process's
+ * main one. */
+server_peer_t *peer_main(server_peer_t *peer);
+
 /* The first open connection (then ->next), for walking them all. */
 server_peer_t *peer_first(void);
 
@@ -210,7 +225,13 @@ void hello_peer_closed(server_peer_t *peer);
 
 /* A collective over a set of processes (fence, connect, disconnect): the
  * server gathers its local participants, then hands it to the host once. */
-typedef enum { COLLECTIVE_FENCE, COLLECTIVE_CONNECT, COLLECTIVE_DISCONNECT } collective_kind_t;
+typedef enum {
+    COLLECTIVE_FENCE,
+    COLLECTIVE_CONNECT,
+    COLLECTIVE_DISCONNECT,
+    COLLECTIVE_GROUP_CONSTRUCT,
+    COLLECTIVE_GROUP_DESTRUCT
+} collective_kind_t;
 
 typedef struct collective_member {
     server_peer_t *peer;         /* a reference */
@@ -220,7 +241,8 @@ typedef struct collective_member {
 
 typedef struct collective {
     collective_kind_t kind;
-    char *signature;             /* kind and sorted participants */
+    char *signature;             /* kind, name and sorted participants */
+    char *name;                  /* a group's name, or NULL */
     pmix_proc_t *procs;          /* participants, sorted, as the host sees them */
     size_t nprocs;
     pmix_info_t *info;           /* the first contributor's directives */
@@ -234,6 +256,11 @@ typedef struct collective {
     bool at_host;                /* handed to the host, awaiting its answer;
                                   * set by who hands it over */
     bool abandoned;              /* failed while at the host: free on answer */
+    bool optional;               /* PMIX_GROUP_OPTIONAL: lost participants
+                                  * are left out instead of failing it */
+    void (*ready)(struct collective *c); /* optional: start it once the
+                                          * last participant still able
+                                          * has come, or is lost */
     struct collective *next;
 } collective_t;
 
@@ -245,6 +272,20 @@ typedef struct collective {
 pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
                               pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
                               size_t ninfo, collective_t **c, bool *complete);
+
+/* Whether p is among procs (a wildcard rank there stands for every rank
+ * of its namespace). */
+bool collective_includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p);
+
+/* Sort procs and drop duplicates; returns the new count. */
+size_t collective_normalise(pmix_proc_t *procs, size_t n);
+
+/* collective_join for a named collective (a group's): contributions find
+ * each other by name as well as by participants. */
+pmix_status_t collective_join_named(collective_kind_t kind, const char *name, server_peer_t *peer,
+                                    uint32_t tag, pmix_proc_t *procs, size_t nprocs,
+                                    pmix_info_t *info, size_t ninfo, collective_t **c,
+                                    bool *complete);
 
 /* Answer every member with status and body (may be NULL) and free c (or
  * leave it to the host's answer when it is at the host). */
@@ -292,6 +333,52 @@ void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_ran
 
 /* ---- requests.c ------------------------------------------------------- */
 
+/* A request relayed to a host module function. Everything unpacked from
+ * it is "held" by the relay, since the host borrows it until it calls
+ * back; the reply goes out when it does. */
+#define RELAY_MAX_HELD 4
+typedef struct relay {
+    server_peer_t *peer;         /* a reference */
+    uint32_t tag;
+    uint16_t command;
+    struct {
+        void *array;
+        size_t n;
+        pmix_data_type_t type;
+    } held[RELAY_MAX_HELD];
+    size_t nheld;
+    char **keys;                 /* NULL-terminated copy for lookup/unpublish */
+    pmix_status_t status;        /* the host's answer */
+    pmix_data_buffer_t body;     /* the reply after the status */
+    void *extra;                 /* freed with the relay */
+} relay_t;
+
+/* Start relaying peer's request; NULL (the peer already answered) when
+ * memory runs out. */
+relay_t *relay_new(server_peer_t *peer, uint32_t tag, uint16_t command);
+
+/* Reply with status (and on success the body packed so far), free r. */
+void relay_finish(relay_t *r, pmix_status_t status);
+
+/* The host has answered (any thread): r->body is packed; the reply goes
+ * out from the progress thread. */
+void relay_answered(relay_t *r, pmix_status_t status);
+
+/* After calling the module function: its return rc other than
+ * PMIX_SUCCESS (it will not call back) finishes r at once. */
+void relay_called(relay_t *r, pmix_status_t rc);
+
+/* Unpack one array group and hold it; false (r finished) on error. */
+bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type, void **array,
+                  size_t *n);
+
+/* Module callbacks answering a relay (cbdata): a status alone, or a status
+ * and infos packed as PMIX_INFO[]. */
+void relay_op_answered(pmix_status_t status, void *cbdata);
+void relay_info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                         pmix_release_cbfunc_t release_fn, void *release_cbdata);
+
+
 void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
@@ -300,5 +387,92 @@ void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payl
 void lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void allocate_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void monitor_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void fabric_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* ---- credential.c ----------------------------------------------------- */
+
+void credential_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void credential_validate_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* Forget the key native credentials are sealed with (finalize). */
+void credential_clear(void);
+
+/* ---- Queries the library answers itself -------------------------------- */
+
+/* Each answers key (of query q) if it is one of its own: true, with *rc
+ * the outcome and, on PMIX_SUCCESS, *result loaded (caller destructs).
+ * False when the key is not its own. */
+bool pset_query(const char *key, const pmix_query_t *q, pmix_info_t *result, pmix_status_t *rc);
+bool group_query(const char *key, const pmix_query_t *q, pmix_info_t *result, pmix_status_t *rc);
+bool attrs_query(const char *key, const pmix_query_t *q, pmix_info_t *result, pmix_status_t *rc);
+
+/* Forget every process set / attribute registration (finalize). */
+void pset_clear_all(void);
+void attrs_clear_all(void);
+
+/* ---- group.c / invite.c --------------------------------------------------- */
+
+void group_construct_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void group_destruct_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void group_leave_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* Whether a group of that name has been built here. */
+bool group_exists(const char *name);
+
+/* Record a completed group, taking members over (sorted, heap-allocated)
+ * whatever happens; context_id SIZE_MAX for none. PMIX_ERR_EXISTS if the
+ * name is taken. local: built without the host. */
+pmix_status_t group_record(const char *name, pmix_proc_t *members, size_t nmembers,
+                           size_t context_id, bool notify_termination, bool local);
+
+/* A context id no group of this server has had. */
+size_t group_new_context_id(void);
+
+/* procs with wildcard ranks expanded where the job's size is known,
+ * sorted and without duplicates, in a new array (*out, caller frees). */
+pmix_status_t group_expand(const pmix_proc_t *procs, size_t n, pmix_proc_t **out, size_t *nout);
+
+/* Pack the results every member of a new group gets (PMIX_GROUP_ID,
+ * PMIX_GROUP_MEMBERSHIP, PMIX_GROUP_CONTEXT_ID unless SIZE_MAX, then
+ * extra) as one PMIX_INFO[] group. */
+pmix_status_t group_pack_results(pmix_data_buffer_t *body, const char *name,
+                                 const pmix_proc_t *members, size_t nmembers, size_t context_id,
+                                 const pmix_info_t *extra, size_t nextra);
+
+/* Raise group event code from source for targets (non-default handlers,
+ * PMIX_GROUP_ID name, then extra), here and through the host beyond. */
+void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *name,
+                    const pmix_proc_t *targets, size_t ntargets, const pmix_info_t *extra,
+                    size_t nextra);
+
+/* A client is gone: out of its groups, invitations and pending joins. */
+void group_client_gone(server_client_t *client);
+void invite_client_gone(server_client_t *client);
+void group_clear_all(void);
+void invite_clear_all(void);
+
+/* ---- iof.c ------------------------------------------------------------ */
+
+void iof_pull_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void iof_deregister_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void iof_push_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* The connection closed: its pulls go. */
+void iof_peer_closed(server_peer_t *peer);
+void iof_clear_all(void);
+
+/* ---- tool.c ----------------------------------------------------------- */
+
+/* Whether a HELLO's info says it comes from a tool. */
+bool tool_requested(const pmix_info_t *info, size_t ninfo);
+
+/* A tool's HELLO (asked: the identity it asked for, an empty namespace
+ * for none; direct: its second connection). info is borrowed. */
+void tool_hello(server_peer_t *peer, uint32_t tag, const pmix_proc_t *asked, bool direct,
+                const pmix_info_t *info, size_t ninfo);
 
 #endif /* DROVER_SERVER_H */

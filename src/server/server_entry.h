@@ -18,4 +18,25 @@ pmix_status_t server_entry_notify(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, const pmix_info_t *info,
                                   size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* PMIx_Get_credential and PMIx_Validate_credential made by the host:
+ * answered by its module's security functions or the library's native
+ * credentials (credential.c). Arguments are borrowed until cbfunc runs,
+ * which it does once, from the progress thread, unless an error is
+ * returned. */
+pmix_status_t server_entry_get_credential(const pmix_info_t *info, size_t ninfo,
+                                          pmix_credential_cbfunc_t cbfunc, void *cbdata);
+pmix_status_t server_entry_validate_credential(const pmix_byte_object_t *cred,
+                                               const pmix_info_t *info, size_t ninfo,
+                                               pmix_validation_cbfunc_t cbfunc, void *cbdata);
+
+/* PMIx_IOF_push made by the host: handed to its own push_stdin (iof.c).
+ * PMIX_ERR_NOT_SUPPORTED without one. */
+pmix_status_t server_entry_iof_push(const pmix_proc_t *targets, size_t ntargets,
+                                    const pmix_byte_object_t *bo, const pmix_info_t *dirs,
+                                    size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* Run fn(arg) in the server's progress thread (callbacks of the host's
+ * own non-blocking calls). PMIX_ERR_INIT when no server runs. */
+pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg);
+
 #endif /* DROVER_SERVER_ENTRY_H */

@@ -1,7 +1,7 @@
 /*
  * setup.c - the server calls that prepare a node for a job and move data
  * the library does not interpret: PMIx_server_setup_application,
- * _setup_local_support, _IOF_deliver, _collect_inventory,
+ * _setup_local_support, _collect_inventory,
  * _deliver_inventory, _register_resources, _deregister_resources.
  *
  * Design notes:
@@ -9,9 +9,6 @@
  *    application produces no data and local support needs none; the
  *    callbacks still run (from the progress thread), since hosts such as
  *    Open MPI's daemons wait for them before launching.
- *  - Output delivered by the host goes to the clients and tools that
- *    asked for it; drover's clients do not pull I/O, so there is no one
- *    to deliver to and the data is consumed.
  *  - The inventory of a node is its hostname and its number of hardware
  *    threads (as PMIX_NUM_SLOTS).
  *  - Resources outside any job have no place in drover's store yet: those
@@ -96,18 +93,6 @@ PMIX_EXPORT pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t ns
                                                           pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (NULL == nspace || (NULL == info && 0 != ninfo)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    return nothing_to_do(cbfunc, cbdata);
-}
-
-PMIX_EXPORT pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t *source,
-                                                  pmix_iof_channel_t channel,
-                                                  const pmix_byte_object_t *bo,
-                                                  const pmix_info_t info[], size_t ninfo,
-                                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    if (NULL == source || NULL == bo || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     return nothing_to_do(cbfunc, cbdata);

@@ -68,9 +68,11 @@ static pmix_status_t run_request(void *arg)
     if (NULL != ns) {
         ns->ncleanup = 0;
     }
-    /* Forget what the request left waiting. */
+    /* Forget what the request left waiting, or made. */
     collective_clear_all();
     data_clear_all();
+    group_clear_all();
+    iof_clear_all();
     return PMIX_SUCCESS;
 }
 

@@ -105,6 +105,56 @@ int main(int argc, char **argv)
     PMIx_Data_pack(NULL, &b, info, 1, PMIX_INFO);
     seed_buffer(PROTOCOL_LOOKUP, &b);
 
+    /* The group, I/O forwarding, credential and relayed requests. */
+    char *grp = "seed.group";
+    pmix_proc_t all, pair[2] = {me, peer};
+    PMIX_LOAD_PROCID(&all, "fuzz.job", PMIX_RANK_WILDCARD);
+    PMIx_Data_pack(NULL, &b, &grp, 1, PMIX_STRING);
+    PMIx_Data_pack(NULL, &b, &all, 1, PMIX_PROC);
+    PMIx_Data_pack(NULL, &b, info, 2, PMIX_INFO);
+    seed_buffer(PROTOCOL_GROUP_CONSTRUCT, &b);
+    PMIx_Data_pack(NULL, &b, &grp, 1, PMIX_STRING);
+    PMIx_Data_pack(NULL, &b, pair, 2, PMIX_PROC);
+    PMIx_Data_pack(NULL, &b, info + 1, 1, PMIX_INFO);
+    seed_buffer(PROTOCOL_GROUP_INVITE, &b);
+    PMIx_Data_pack(NULL, &b, &grp, 1, PMIX_STRING);
+    PMIx_Data_pack(NULL, &b, &peer, 1, PMIX_PROC);
+    PMIx_Data_pack(NULL, &b, &yes, 1, PMIX_BOOL);
+    PMIx_Data_pack(NULL, &b, info + 1, 1, PMIX_INFO);
+    seed_buffer(PROTOCOL_GROUP_JOIN, &b);
+    PMIx_Data_pack(NULL, &b, &grp, 1, PMIX_STRING);
+    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
+    seed_buffer(PROTOCOL_GROUP_LEAVE, &b);
+    size_t handler = 3;
+    pmix_iof_channel_t channels = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL;
+    PMIx_Data_pack(NULL, &b, &handler, 1, PMIX_SIZE);
+    PMIx_Data_pack(NULL, &b, &peer, 1, PMIX_PROC);
+    PMIx_Data_pack(NULL, &b, &channels, 1, PMIX_IOF_CHANNEL);
+    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
+    seed_buffer(PROTOCOL_IOF_PULL, &b);
+    pmix_byte_object_t bytes = {.bytes = "stdin\n", .size = 6};
+    PMIx_Data_pack(NULL, &b, &peer, 1, PMIX_PROC);
+    PMIx_Data_pack(NULL, &b, &bytes, 1, PMIX_BYTE_OBJECT);
+    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
+    seed_buffer(PROTOCOL_IOF_PUSH, &b);
+    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
+    seed_buffer(PROTOCOL_GET_CREDENTIAL, &b);
+    PMIx_Data_pack(NULL, &b, &bytes, 1, PMIX_BYTE_OBJECT);
+    PMIx_Data_pack(NULL, &b, info + 1, 1, PMIX_INFO);
+    seed_buffer(PROTOCOL_VALIDATE_CREDENTIAL, &b);
+    pmix_alloc_directive_t directive = PMIX_ALLOC_NEW;
+    PMIx_Data_pack(NULL, &b, &directive, 1, PMIX_ALLOC_DIRECTIVE);
+    PMIx_Data_pack(NULL, &b, info, 2, PMIX_INFO);
+    seed_buffer(PROTOCOL_ALLOCATE, &b);
+    PMIx_Data_pack(NULL, &b, info, 1, PMIX_INFO);
+    PMIx_Data_pack(NULL, &b, &code, 1, PMIX_STATUS);
+    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
+    seed_buffer(PROTOCOL_MONITOR, &b);
+    uint8_t op = PMIX_FABRIC_REQUEST_INFO;
+    PMIx_Data_pack(NULL, &b, &op, 1, PMIX_UINT8);
+    PMIx_Data_pack(NULL, &b, info, 1, PMIX_INFO);
+    seed_buffer(PROTOCOL_FABRIC, &b);
+
     const char *maps[] = {"pmix:n[2:1-3],login", "pmix:0-3;4-5,7;6", "a,b,c", "raw:0,1;2"};
     for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++) {
         write_seed(0xff, maps[i], strlen(maps[i]));

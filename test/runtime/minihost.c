@@ -2,10 +2,30 @@
  * minihost.c - a minimal PMIx host for testing the server library without
  * the launcher: registers one job of N ranks on this node, forks the
  * ranks with the environment PMIx_server_setup_fork gives, answers fences
- * locally, and exits with the first non-zero status of a rank.
+ * locally, and exits with the first non-zero status of a rank (or of the
+ * tool).
  *
- * usage: minihost N program [args...]
+ * usage: minihost [-b] [-t tool] N program [args...]
+ *   -b       bare host: only fence, abort, connect and disconnect, so the
+ *            library's own fallbacks are exercised (native credentials,
+ *            local groups, no tool_connected...)
+ *   -t tool  also run tool with only the server's URI in its environment
+ *            (no namespace or rank) and the line "tool input" on its stdin;
+ *            the server is finalized once the ranks are done, and the tool
+ *            must cope with losing it
+ *
+ * Otherwise the host offers every module function the API tests need:
+ * allocate, monitor, fabric, credentials, I/O forwarding (it captures each
+ * rank's stdout and stderr, echoes them and hands them to
+ * PMIx_server_IOF_deliver; pushed stdin is written to the rank's stdin),
+ * groups (context ids from 1000), tools (namespace "minihost.tools") and
+ * queries (PMIX_QUERY_NAMESPACES) and job control (defining and deleting
+ * process sets on request, see job_control). It also defines the process set
+ * "minihost.all" of every rank and registers attributes for "allocate".
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -21,6 +41,9 @@ extern char **environ;
 
 static pmix_nspace_t nspace = "minihost.job";
 static volatile int abort_status = 0;
+static uint32_t nranks;
+static int *stdin_fds;               /* per rank; -1 once closed */
+static pthread_mutex_t stdin_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void release_copy(void *cbdata)
 {
@@ -56,23 +79,237 @@ static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs, const 
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-int main(int argc, char **argv)
+/* ---- Module functions of the full host ---------------------------------- */
+
+/* Answer an info callback with one (key, string) pair. */
+static void answer_string(pmix_info_cbfunc_t cbfunc, void *cbdata, const char *key,
+                          const char *value)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: minihost N program [args...]\n");
-        return 2;
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, key, value, PMIX_STRING);
+    cbfunc(PMIX_SUCCESS, &info, 1, cbdata, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info);
+}
+
+static pmix_status_t allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive,
+                              const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
+                              void *cbdata)
+{
+    if (PMIX_ALLOC_NEW != directive) {
+        return PMIX_ERR_NOT_SUPPORTED;
     }
-    uint32_t n = (uint32_t)atoi(argv[1]);
-    pmix_server_module_t module = {.fence_nb = fence_nb, .abort = do_abort,
-                                   .connect = connect_fn, .disconnect = connect_fn};
-    pmix_status_t rc = PMIx_server_init(&module, NULL, 0);
-    if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, "minihost: server init failed: %s\n", PMIx_Error_string(rc));
-        return 1;
+    answer_string(cbfunc, cbdata, PMIX_ALLOC_ID, "minihost-alloc-1");
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t monitor(const pmix_proc_t *requestor, const pmix_info_t *mon,
+                             pmix_status_t error, const pmix_info_t directives[], size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    if (!PMIX_CHECK_KEY(mon, PMIX_MONITOR_HEARTBEAT) && !PMIX_CHECK_KEY(mon, PMIX_SEND_HEARTBEAT)) {
+        return PMIX_ERR_NOT_SUPPORTED;
     }
-    signal(SIGTERM, SIG_IGN);
-    char host[256];
-    gethostname(host, sizeof(host));
+    answer_string(cbfunc, cbdata, PMIX_MONITOR_ID, "minihost-monitor");
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t fabric(const pmix_proc_t *requestor, pmix_fabric_operation_t op,
+                            const pmix_info_t directives[], size_t ndirs,
+                            pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    static size_t updates;
+    size_t index = 7;
+    size_t planes = PMIX_FABRIC_UPDATE_INFO == op ? ++updates : 0;
+    pmix_info_t info[2];
+
+    PMIX_INFO_LOAD(&info[0], PMIX_FABRIC_INDEX, &index, PMIX_SIZE);
+    PMIX_INFO_LOAD(&info[1], PMIX_FABRIC_NUM_DEVICES, &planes, PMIX_SIZE);
+    cbfunc(PMIX_SUCCESS, info, 2, cbdata, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t get_credential(const pmix_proc_t *proc, const pmix_info_t directives[],
+                                    size_t ndirs, pmix_credential_cbfunc_t cbfunc, void *cbdata)
+{
+    char text[64];
+    pmix_byte_object_t cred = {.bytes = text};
+    pmix_info_t type;
+
+    cred.size = (size_t)snprintf(text, sizeof(text), "minihost-cred:%u", proc->rank);
+    PMIX_INFO_LOAD(&type, PMIX_CRED_TYPE, "minihost", PMIX_STRING);
+    cbfunc(PMIX_SUCCESS, &cred, &type, 1, cbdata);
+    PMIX_INFO_DESTRUCT(&type);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t validate_credential(const pmix_proc_t *proc, const pmix_byte_object_t *cred,
+                                         const pmix_info_t directives[], size_t ndirs,
+                                         pmix_validation_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_info_t type;
+    if (cred->size < 14 || 0 != memcmp(cred->bytes, "minihost-cred:", 14)) {
+        cbfunc(PMIX_ERR_INVALID_CRED, NULL, 0, cbdata);
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_LOAD(&type, PMIX_CRED_TYPE, "minihost", PMIX_STRING);
+    cbfunc(PMIX_SUCCESS, &type, 1, cbdata);
+    PMIX_INFO_DESTRUCT(&type);
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t iof_pull(const pmix_proc_t procs[], size_t nprocs,
+                              const pmix_info_t directives[], size_t ndirs,
+                              pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    /* Every rank's output is delivered anyway. */
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t push_stdin(const pmix_proc_t *source, const pmix_proc_t targets[],
+                                size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    bool complete = false;
+    for (size_t i = 0; i < ndirs; i++) {
+        complete = complete || PMIX_CHECK_KEY(&directives[i], PMIX_IOF_COMPLETE);
+    }
+    pthread_mutex_lock(&stdin_lock);
+    for (size_t t = 0; t < ntargets; t++) {
+        for (uint32_t r = 0; r < nranks; r++) {
+            if (!PMIX_CHECK_NSPACE(targets[t].nspace, nspace) || stdin_fds[r] < 0 ||
+                (PMIX_RANK_WILDCARD != targets[t].rank && targets[t].rank != r)) {
+                continue;
+            }
+            if (NULL != bo && bo->size > 0 && write(stdin_fds[r], bo->bytes, bo->size) < 0) {
+                perror("minihost: stdin");
+            }
+            if (complete) {
+                close(stdin_fds[r]);
+                stdin_fds[r] = -1;
+            }
+        }
+    }
+    pthread_mutex_unlock(&stdin_lock);
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                           size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                           pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    static size_t next_id = 1000;
+    pmix_info_t ctx;
+    bool wanted = false;
+
+    for (size_t i = 0; i < ndirs; i++) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+            wanted = PMIX_INFO_TRUE(&directives[i]);
+        }
+    }
+    if (PMIX_GROUP_CONSTRUCT != op || !wanted) {
+        return PMIX_OPERATION_SUCCEEDED;
+    }
+    size_t id = next_id++;
+    PMIX_INFO_LOAD(&ctx, PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+    cbfunc(PMIX_SUCCESS, &ctx, 1, cbdata, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&ctx);
+    return PMIX_SUCCESS;
+}
+
+static void tool_connected(pmix_info_t *info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+                           void *cbdata)
+{
+    static pmix_rank_t next_rank;
+    pmix_proc_t proc;
+    bool has_uid = false;
+
+    for (size_t i = 0; i < ninfo; i++) {
+        has_uid = has_uid || PMIX_CHECK_KEY(&info[i], PMIX_USERID);
+    }
+    PMIX_LOAD_PROCID(&proc, "minihost.tools", next_rank++);
+    cbfunc(has_uid ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM, &proc, cbdata);
+}
+
+static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
+                           pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    for (size_t q = 0; q < nqueries; q++) {
+        for (size_t k = 0; NULL != queries[q].keys[k]; k++) {
+            if (0 == strcmp(queries[q].keys[k], PMIX_QUERY_NAMESPACES)) {
+                answer_string(cbfunc, cbdata, PMIX_QUERY_NAMESPACES, nspace);
+                return PMIX_SUCCESS;
+            }
+        }
+    }
+    return PMIX_ERR_NOT_FOUND;
+}
+
+/* Job control directives "minihost.pset.define" and "minihost.pset.delete"
+ * (a set name) define a process set of the requestor, or delete one: the
+ * tests' way to make the host change its sets while clients watch. */
+static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
+                                 size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+    for (size_t i = 0; i < ndirs; i++) {
+        if (PMIX_STRING != directives[i].value.type) {
+            continue;
+        }
+        if (PMIX_CHECK_KEY(&directives[i], "minihost.pset.define")) {
+            rc = PMIx_server_define_process_set(requestor, 1, directives[i].value.data.string);
+        } else if (PMIX_CHECK_KEY(&directives[i], "minihost.pset.delete")) {
+            rc = PMIx_server_delete_process_set(directives[i].value.data.string);
+        }
+    }
+    return rc;
+}
+
+/* ---- The host's own calls ------------------------------------------------ */
+
+/* The calls a server process makes for itself: a credential of its own
+ * (the host's kind, or native), validated; device distances. Any mismatch
+ * fails the run. */
+static void self_check(bool bare)
+{
+    pmix_byte_object_t cred, forged = {.bytes = "forged", .size = 6};
+    pmix_info_t *results;
+    size_t nresults;
+    pmix_device_distance_t *dist;
+    size_t ndist;
+    pmix_status_t rc;
+
+    if (PMIX_SUCCESS != (rc = PMIx_Get_credential(NULL, 0, &cred)) ||
+        PMIX_SUCCESS != (rc = PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults))) {
+        fprintf(stderr, "minihost: own credential: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+    bool native = false;
+    for (size_t i = 0; i < nresults; i++) {
+        native = native || (PMIX_CHECK_KEY(&results[i], PMIX_CRED_TYPE) &&
+                            0 == strcmp(results[i].value.data.string, "native"));
+    }
+    PMIX_INFO_FREE(results, nresults);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    if (native != bare ||
+        PMIX_ERR_INVALID_CRED != PMIx_Validate_credential(&forged, NULL, 0, NULL, NULL)) {
+        fprintf(stderr, "minihost: credential kind or forgery not as expected\n");
+        exit(1);
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Compute_distances(NULL, NULL, NULL, 0, &dist, &ndist)) ||
+        0 != ndist) {
+        fprintf(stderr, "minihost: distances: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+}
+
+/* ---- The job ------------------------------------------------------------- */
+
+static pmix_status_t register_job(uint32_t n, const char *host)
+{
     char peers[4096] = "";
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
@@ -98,52 +335,270 @@ int main(int argc, char **argv)
         PMIx_Info_load(&info[k++], PMIX_PROC_DATA, &da, PMIX_DATA_ARRAY);
         PMIX_INFO_FREE(pd, 3);
     }
-    rc = PMIx_server_register_nspace(nspace, (int)n, info, ninfo, NULL, NULL);
+    pmix_status_t rc = PMIx_server_register_nspace(nspace, (int)n, info, ninfo, NULL, NULL);
     PMIX_INFO_FREE(info, ninfo);
-    if (PMIX_OPERATION_SUCCEEDED != rc) {
+    return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
+}
+
+typedef struct rank_io {
+    pid_t pid;
+    int out[2];                  /* stdout and stderr pipes, read ends; -1: closed */
+} rank_io_t;
+
+static pid_t spawn(char **argv, char **env, int in, int out, int err)
+{
+    pid_t pid = fork();
+    if (0 == pid) {
+        signal(SIGTERM, SIG_DFL);
+        if (in >= 0) {
+            dup2(in, STDIN_FILENO);
+        }
+        if (out >= 0) {
+            dup2(out, STDOUT_FILENO);
+            dup2(err, STDERR_FILENO);
+        }
+        execve(argv[0], argv, env);
+        _exit(127);
+    }
+    return pid;
+}
+
+static char **copy_environ(void)
+{
+    char **env = NULL;
+    pmix_status_t rc;
+    for (char **e = environ; *e; e++) {
+        PMIX_ARGV_APPEND(rc, env, *e);
+    }
+    (void)rc;
+    return env;
+}
+
+/* Launch rank r with pipes for its stdin, stdout and stderr. */
+static void launch(uint32_t r, char **argv, rank_io_t *io)
+{
+    pmix_proc_t proc;
+    int in[2], out[2], err[2];
+    char **env = copy_environ();
+
+    PMIX_LOAD_PROCID(&proc, nspace, r);
+    PMIx_server_setup_fork(&proc, &env);
+    if (0 != pipe2(in, O_CLOEXEC) || 0 != pipe2(out, O_CLOEXEC) || 0 != pipe2(err, O_CLOEXEC)) {
+        perror("minihost: pipe");
+        exit(1);
+    }
+    io->pid = spawn(argv, env, in[0], out[1], err[1]);
+    close(in[0]);
+    close(out[1]);
+    close(err[1]);
+    stdin_fds[r] = in[1];
+    io->out[0] = out[0];
+    io->out[1] = err[0];
+    PMIX_ARGV_FREE(env);
+}
+
+/* A tool: the environment without a client's identity, plus the URI. */
+static pid_t launch_tool(char *tool)
+{
+    pmix_proc_t proc;
+    char **env = copy_environ(), *argv[] = {tool, NULL};
+    PMIX_LOAD_PROCID(&proc, nspace, 0);
+    PMIx_server_setup_fork(&proc, &env);
+    size_t k = 0;
+    for (size_t i = 0; NULL != env[i]; i++) {
+        if (0 == strncmp(env[i], "PMIX_NAMESPACE=", 15) || 0 == strncmp(env[i], "PMIX_RANK=", 10)) {
+            free(env[i]);
+        } else {
+            env[k++] = env[i];
+        }
+    }
+    env[k] = NULL;
+    /* Its stdin holds one line, for it to forward (PMIX_IOF_PUSH_STDIN). */
+    int in[2];
+    if (0 != pipe2(in, O_CLOEXEC) || 11 != write(in[1], "tool input\n", 11)) {
+        perror("minihost: tool stdin");
+        exit(1);
+    }
+    close(in[1]);
+    pid_t pid = spawn(argv, env, in[0], -1, -1);
+    close(in[0]);
+    PMIX_ARGV_FREE(env);
+    return pid;
+}
+
+/* Echo and deliver what rank r wrote on fd (channel); false at its end. */
+static bool forward(uint32_t r, int fd, pmix_iof_channel_t channel)
+{
+    char buf[4096];
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && EINTR == errno) {
+        return true;
+    }
+    if (n <= 0) {
+        return false;
+    }
+    if (write(PMIX_FWD_STDOUT_CHANNEL == channel ? STDOUT_FILENO : STDERR_FILENO, buf,
+              (size_t)n) < 0) {
+        perror("minihost: echo");
+    }
+    pmix_proc_t proc;
+    pmix_byte_object_t bo = {.bytes = buf, .size = (size_t)n};
+    PMIX_LOAD_PROCID(&proc, nspace, r);
+    PMIx_server_IOF_deliver(&proc, channel, &bo, NULL, 0, NULL, NULL);
+    return true;
+}
+
+/* Forward output and reap ranks until all have exited and said all. */
+static int run(rank_io_t *io, uint32_t n)
+{
+    int result = 0;
+    uint32_t running = n;
+    struct pollfd *fds = calloc(2 * n, sizeof(*fds));
+
+    while (running > 0) {
+        for (uint32_t r = 0; r < n; r++) {
+            for (int c = 0; c < 2; c++) {
+                fds[2 * r + c] = (struct pollfd){.fd = io[r].out[c], .events = POLLIN};
+            }
+        }
+        if (poll(fds, 2 * n, 100) > 0) {
+            for (uint32_t i = 0; i < 2 * n; i++) {
+                if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP)) &&
+                    !forward(i / 2, fds[i].fd,
+                             i % 2 ? PMIX_FWD_STDERR_CHANNEL : PMIX_FWD_STDOUT_CHANNEL)) {
+                    close(fds[i].fd);
+                    io[i / 2].out[i % 2] = -1;
+                }
+            }
+        }
+        int status;
+        for (uint32_t r = 0; r < n; r++) {
+            if (0 == io[r].pid || io[r].pid != waitpid(io[r].pid, &status, WNOHANG)) {
+                continue;
+            }
+            /* Its output first: what it wrote before exiting. */
+            for (int c = 0; c < 2; c++) {
+                pmix_iof_channel_t channel = c ? PMIX_FWD_STDERR_CHANNEL : PMIX_FWD_STDOUT_CHANNEL;
+                while (io[r].out[c] >= 0 && forward(r, io[r].out[c], channel)) {
+                }
+                if (io[r].out[c] >= 0) {
+                    close(io[r].out[c]);
+                    io[r].out[c] = -1;
+                }
+            }
+            pmix_proc_t proc;
+            PMIX_LOAD_PROCID(&proc, nspace, r);
+            PMIx_server_deregister_client(&proc, NULL, NULL);
+            io[r].pid = 0;
+            running--;
+            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            if (0 == result && 0 != code) {
+                /* A failed rank fails the test: the others may be waiting
+                 * for it, so end them. */
+                result = code;
+                for (uint32_t o = 0; o < n; o++) {
+                    if (0 != io[o].pid) {
+                        kill(io[o].pid, SIGTERM);
+                    }
+                }
+            }
+        }
+    }
+    free(fds);
+    return result;
+}
+
+int main(int argc, char **argv)
+{
+    bool bare = false;
+    char *tool = NULL;
+    int opt;
+
+    while ((opt = getopt(argc, argv, "+bt:")) != -1) {
+        if ('b' == opt) {
+            bare = true;
+            setenv("MINIHOST_BARE", "1", 1); /* for the tests to know */
+        } else if ('t' == opt) {
+            tool = optarg;
+        } else {
+            return 2;
+        }
+    }
+    if (argc - optind < 2) {
+        fprintf(stderr, "usage: minihost [-b] [-t tool] N program [args...]\n");
+        return 2;
+    }
+    nranks = (uint32_t)atoi(argv[optind]);
+    pmix_server_module_t module = {.fence_nb = fence_nb, .abort = do_abort,
+                                   .connect = connect_fn, .disconnect = connect_fn};
+    if (!bare) {
+        module.allocate = allocate;
+        module.monitor = monitor;
+        module.fabric = fabric;
+        module.get_credential = get_credential;
+        module.validate_credential = validate_credential;
+        module.iof_pull = iof_pull;
+        module.push_stdin = push_stdin;
+        module.group = group;
+        module.tool_connected = tool_connected;
+        module.query = query;
+        module.job_control = job_control;
+    }
+    pmix_status_t rc = PMIx_server_init(&module, NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "minihost: server init failed: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    signal(SIGTERM, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
+    self_check(bare);
+    char host[256];
+    gethostname(host, sizeof(host));
+    if (PMIX_SUCCESS != (rc = register_job(nranks, host))) {
         fprintf(stderr, "minihost: register_nspace: %s\n", PMIx_Error_string(rc));
         return 1;
     }
-    pid_t *pids = calloc(n, sizeof(*pids));
-    for (uint32_t r = 0; r < n; r++) {
-        pmix_proc_t proc;
-        PMIX_LOAD_PROCID(&proc, nspace, r);
-        PMIx_server_register_client(&proc, getuid(), getgid(), NULL, NULL, NULL);
+    pmix_proc_t *all = calloc(nranks, sizeof(*all));
+    for (uint32_t r = 0; r < nranks; r++) {
+        PMIX_LOAD_PROCID(&all[r], nspace, r);
+        PMIx_server_register_client(&all[r], getuid(), getgid(), NULL, NULL, NULL);
     }
-    for (uint32_t r = 0; r < n; r++) {
-        pmix_proc_t proc;
-        PMIX_LOAD_PROCID(&proc, nspace, r);
-        char **env = NULL;
-        for (char **e = environ; *e; e++) {
-            PMIX_ARGV_APPEND(rc, env, *e);
-        }
-        PMIx_server_setup_fork(&proc, &env);
-        pids[r] = fork();
-        if (0 == pids[r]) {
-            signal(SIGTERM, SIG_DFL);
-            execve(argv[2], argv + 2, env);
-            _exit(127);
-        }
-        PMIX_ARGV_FREE(env);
+    PMIx_server_define_process_set(all, nranks, "minihost.all");
+    free(all);
+    if (!bare) {
+        char *attrs[] = {"PMIX_ALLOC_NUM_NODES", "PMIX_ALLOC_TIME", NULL};
+        PMIx_Register_attributes("allocate", attrs);
     }
-    int result = 0;
-    for (uint32_t done = 0; done < n; done++) {
+    rank_io_t *io = calloc(nranks, sizeof(*io));
+    stdin_fds = calloc(nranks, sizeof(*stdin_fds));
+    for (uint32_t r = 0; r < nranks; r++) {
+        launch(r, argv + optind + 1, &io[r]);
+    }
+    char me[32];
+    snprintf(me, sizeof(me), "%ld", (long)getpid());
+    setenv("MINIHOST_PID", me, 1); /* a tool finds the server by its pid */
+    pid_t tool_pid = NULL == tool ? 0 : launch_tool(tool);
+    int result = run(io, nranks);
+    pthread_mutex_lock(&stdin_lock);
+    for (uint32_t r = 0; r < nranks; r++) {
+        if (stdin_fds[r] >= 0) {
+            close(stdin_fds[r]);
+            stdin_fds[r] = -1;
+        }
+    }
+    pthread_mutex_unlock(&stdin_lock);
+    PMIx_server_deregister_nspace(nspace, NULL, NULL);
+    PMIx_server_finalize();
+    if (0 != tool_pid) {
         int status;
-        pid_t pid = wait(&status);
-        for (uint32_t r = 0; r < n; r++) {
-            if (pids[r] == pid) {
-                pmix_proc_t proc;
-                PMIX_LOAD_PROCID(&proc, nspace, r);
-                PMIx_server_deregister_client(&proc, NULL, NULL);
-            }
+        while (waitpid(tool_pid, &status, 0) < 0 && EINTR == errno) {
         }
         int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
         if (0 == result && 0 != code) {
             result = code;
         }
     }
-    PMIx_server_deregister_nspace(nspace, NULL, NULL);
-    PMIx_server_finalize();
-    free(pids);
+    free(io);
+    free(stdin_fds);
     return 0 != abort_status ? abort_status : result;
 }
