@@ -16,5 +16,6 @@ typedef struct drover_command {
 } drover_command_t;
 
 extern const drover_command_t command_info;
+extern const drover_command_t command_caf;
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

@@ -8,6 +8,7 @@
 
 static const drover_command_t *const commands[] = {
     &command_info,
+    &command_caf,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
