@@ -255,12 +255,29 @@ static bool supported(const reduction_t *r)
     return NULL != numeric_combiner(r->elem);
 }
 
-/* Packs `a` into a contiguous buffer (caller frees). */
+static bool contiguous(const caf_desc_t *a)
+{
+    ptrdiff_t expect = 1;
+    for (int d = 0; d < a->dtype.rank; d++) {
+        ptrdiff_t extent = a->dim[d].ubound - a->dim[d].lbound + 1;
+        if (extent > 1 && a->dim[d].stride != expect) {
+            return false;
+        }
+        expect *= extent > 0 ? extent : 0;
+    }
+    return true;
+}
+
+/* The elements of `a` in one contiguous block: `a` itself when it is
+ * contiguous, else a packed copy (released by unpack). */
 static char *pack(caf_desc_t *a, caf_elem_t t, size_t *count)
 {
     caf_view_t view, flat;
     caf_view_desc(&view, a, a->base_addr, NULL);
     *count = caf_view_count(&view);
+    if (contiguous(a)) {
+        return a->base_addr;
+    }
     char *buf = malloc(*count ? *count * t.size : 1);
     if (buf) {
         caf_view_flat(&flat, buf, *count, t.size);
@@ -269,12 +286,19 @@ static char *pack(caf_desc_t *a, caf_elem_t t, size_t *count)
     return buf;
 }
 
-static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count)
+/* Copies a packed block back into `a` (when `write`) and releases it. */
+static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count, bool write)
 {
-    caf_view_t view, flat;
-    caf_view_desc(&view, a, a->base_addr, NULL);
-    caf_view_flat(&flat, buf, count, t.size);
-    caf_copy(&view, t, &flat, t, false);
+    if (buf == a->base_addr) {
+        return;
+    }
+    if (write) {
+        caf_view_t view, flat;
+        caf_view_desc(&view, a, a->base_addr, NULL);
+        caf_view_flat(&flat, buf, count, t.size);
+        caf_copy(&view, t, &flat, t, false);
+    }
+    free(buf);
 }
 
 static void finish(int code, int *stat, char *errmsg, size_t errmsg_len, const char *what)
@@ -302,12 +326,12 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
         return;
     }
     size_t count, size = r->elem.size;
+    char small[64];
     char *buf = pack(a, r->elem, &count);
     size_t chunk = CAF_SLOT_BYTES / size;
-    char *scratch = malloc(size);
-    if (NULL == buf || NULL == scratch) {
-        free(buf);
-        free(scratch);
+    char *scratch = OP_USER != r->op ? NULL : size <= sizeof(small) ? small : malloc(size);
+    if (NULL == buf || (OP_USER == r->op && NULL == scratch)) {
+        unpack(a, r->elem, buf, count, false);
         caf_error(stat, errmsg, errmsg_len, 1, "%s: out of memory", what);
         return;
     }
@@ -326,11 +350,16 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
             bad = combine(r, mine, slot(team->members[m], parity), n, scratch);
         }
     }
-    if (wanted && !bad) {
-        unpack(a, r->elem, buf, count);
+    /* Images that do not want the result keep their own contribution. */
+    if (!wanted && buf == a->base_addr) {
+        buf = NULL;
     }
-    free(buf);
-    free(scratch);
+    if (buf) {
+        unpack(a, r->elem, buf, count, wanted && !bad);
+    }
+    if (scratch != small) {
+        free(scratch);
+    }
     if (bad) {
         caf_error(stat, errmsg, errmsg_len, 1, "%s: the operation cannot be applied", what);
         return;
@@ -423,9 +452,6 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
             break;
         }
     }
-    if (!source) {
-        unpack(a, t, buf, count);
-    }
-    free(buf);
+    unpack(a, t, buf, count, !source);
     finish(code, stat, errmsg, errmsg_len, "CO_BROADCAST");
 }

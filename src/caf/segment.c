@@ -18,7 +18,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,10 +106,11 @@ static void setup_heaps(void)
     caf_heap_init(&caf.local, sym + heap, heap);
 }
 
+/* Images spin only when each can have a core: a launcher may bind every
+ * image to one core, so the count is of the node's cores, not our mask's. */
 static void setup_spin(void)
 {
-    cpu_set_t set;
-    int cpus = 0 == sched_getaffinity(0, sizeof(set), &set) ? CPU_COUNT(&set) : 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     caf.spin = caf.n <= cpus ? SPIN_POLLS : 0;
 }
 

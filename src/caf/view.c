@@ -140,16 +140,71 @@ static void cursor_next(cursor_t *c)
     }
 }
 
-/* Same type on both sides: plain copies sized at compile time when we can. */
+/* Large copies between images: on x86-64 `rep movsb` beats the library's
+ * vector loops for megabyte blocks; overlapping blocks go to memmove. */
+static void bulk_copy(char *d, const char *s, size_t n)
+{
+#if defined(__x86_64__)
+    if (n >= 4096 && (d + n <= s || s + n <= d)) {
+        __asm__ volatile("rep movsb" : "+D"(d), "+S"(s), "+c"(n) : : "memory");
+        return;
+    }
+#endif
+    memmove(d, s, n);
+}
+
+static void copy_elem(char *d, const char *s, size_t size)
+{
+    switch (size) {
+    case 4: memcpy(d, s, 4); break;
+    case 8: memcpy(d, s, 8); break;
+    case 16: memcpy(d, s, 16); break;
+    default: memmove(d, s, size); break;
+    }
+}
+
+/* Same type on both sides, both strided with the same first extent: whole
+ * rows along the first dimension at a time, the common case of sections of
+ * equal shape. */
+static bool copy_rows(const caf_view_t *dst, const caf_view_t *src, size_t n, size_t size)
+{
+    if (dst->list || src->list || dst->rank < 1 || src->rank < 1 || dst->vec[0] || src->vec[0] ||
+        dst->extent[0] != src->extent[0] || 0 == dst->extent[0]) {
+        return false;
+    }
+    caf_view_t drest = *dst, srest = *src;
+    drest.extent[0] = srest.extent[0] = 1;
+    ptrdiff_t row = dst->extent[0], ds = dst->stride[0], ss = src->stride[0];
+    cursor_t dc, sc;
+    cursor_start(&dc, &drest);
+    cursor_start(&sc, &srest);
+    for (size_t done = 0; done < n; done += (size_t)row) {
+        char *d = dc.p;
+        const char *s = sc.p;
+        if (8 == size) {
+            for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
+                memcpy(d, s, 8);
+            }
+        } else if (4 == size) {
+            for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
+                memcpy(d, s, 4);
+            }
+        } else {
+            for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
+                copy_elem(d, s, size);
+            }
+        }
+        cursor_next(&dc);
+        cursor_next(&sc);
+    }
+    return true;
+}
+
+/* Same type on both sides, element by element. */
 static void copy_same(cursor_t *dc, cursor_t *sc, size_t n, size_t size, bool scalar_src)
 {
     for (size_t i = 0; i < n; i++) {
-        switch (size) {
-        case 4: memcpy(dc->p, sc->p, 4); break;
-        case 8: memcpy(dc->p, sc->p, 8); break;
-        case 16: memcpy(dc->p, sc->p, 16); break;
-        default: memmove(dc->p, sc->p, size); break;
-        }
+        copy_elem(dc->p, sc->p, size);
         cursor_next(dc);
         if (!scalar_src) {
             cursor_next(sc);
@@ -168,7 +223,7 @@ int caf_copy(caf_view_t *dst, caf_elem_t dt, caf_view_t *src, caf_elem_t st, boo
     }
     bool same = dt.type == st.type && dt.kind == st.kind && dt.size == st.size;
     if (same && m == n && contiguous(dst, dt.size) && contiguous(src, st.size)) {
-        memmove(dst->base, src->base, n * dt.size);
+        bulk_copy(dst->base, src->base, n * dt.size);
         return 0;
     }
     char *tmp = NULL;
@@ -189,7 +244,9 @@ int caf_copy(caf_view_t *dst, caf_elem_t dt, caf_view_t *src, caf_elem_t st, boo
     cursor_start(&dc, dst);
     cursor_start(&sc, src);
     int rc = 0;
-    if (same) {
+    if (same && m == n && copy_rows(dst, src, n, dt.size)) {
+        rc = 0;
+    } else if (same) {
         copy_same(&dc, &sc, n, dt.size, 1 == m);
     } else {
         for (size_t i = 0; i < n && 0 == rc; i++) {

@@ -7,9 +7,9 @@
  * `doorbell`): whoever changes something the image may wait for (a SYNC
  * IMAGES counter, an event count, another image's status) bumps it, and
  * wakes the image only when it announced itself asleep, so a wake costs no
- * system call when nobody sleeps. Spinning is skipped when there are more
- * images than cores (caf.spin == 0): there it only steals the time of the
- * image being waited for.
+ * system call when nobody sleeps. Before sleeping a waiter stays busy for
+ * a short while (BUSY_NS): polling when every image has a core, yielding
+ * the processor otherwise, so that the image it waits for runs at once.
  *
  * Barriers are counters: one 64-bit word holding the generation (high half)
  * and the images arrived (low half). The image that completes a generation
@@ -25,6 +25,8 @@
  */
 #include <limits.h>
 #include <linux/futex.h>
+#include <sched.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -48,6 +50,53 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/* How long a waiter stays on the processor, in nanoseconds, before it
+ * sleeps: it polls (when every image has a core) and then yields to the
+ * images it waits for (always). Waits that end within it cost no wake-up
+ * from an idle core, which on virtual machines takes tens of microseconds. */
+#define BUSY_NS 50000
+
+static long elapsed_ns(const struct timespec *since)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+}
+
+/* Spins, then yields, until done(arg) or the budget is spent; returns
+ * done(arg). */
+static bool busy_wait(bool (*done)(void *arg), void *arg)
+{
+    for (unsigned i = 0; i < caf.spin; i++) {
+        if (done(arg)) {
+            return true;
+        }
+        cpu_relax();
+    }
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (unsigned i = 1;; i++) {
+        if (done(arg)) {
+            return true;
+        }
+        sched_yield();
+        if (0 == i % 8 && elapsed_ns(&start) > BUSY_NS) {
+            return done(arg);
+        }
+    }
+}
+
+typedef struct generation_arg {
+    _Atomic uint32_t *word;
+    uint32_t gen;
+} generation_arg_t;
+
+static bool generation_moved(void *arg)
+{
+    const generation_arg_t *g = arg;
+    return atomic_load(g->word) != g->gen;
+}
+
 void caf_ring(int rank)
 {
     caf_ctl_t *ctl = caf_ctl(rank);
@@ -59,11 +108,8 @@ void caf_ring(int rank)
 
 void caf_wait_until(bool (*ready)(void *arg), void *arg)
 {
-    for (unsigned i = 0; i < caf.spin; i++) {
-        if (ready(arg)) {
-            return;
-        }
-        cpu_relax();
+    if (busy_wait(ready, arg)) {
+        return;
     }
     caf_ctl_t *ctl = caf_ctl(caf.me);
     for (;;) {
@@ -148,9 +194,8 @@ int caf_barrier(caf_team_rt *team)
     uint64_t word = atomic_fetch_add(&barrier->word, 1);
     uint32_t gen = (uint32_t)(word >> 32);
     if (!try_complete(team, gen)) {
-        for (unsigned i = 0; i < caf.spin && atomic_load(genword) == gen; i++) {
-            cpu_relax();
-        }
+        generation_arg_t arg = {genword, gen};
+        busy_wait(generation_moved, &arg);
         while (atomic_load(genword) == gen) {
             atomic_fetch_add(&barrier->sleepers, 1);
             caf_futex_wait(genword, gen);
