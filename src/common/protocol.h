@@ -41,6 +41,12 @@ typedef enum {
     PROTOCOL_QUERY,          /* c->s: PMIx_Query_info */
     PROTOCOL_JOB_CONTROL,    /* c->s: PMIx_Job_control */
     PROTOCOL_LOG,            /* c->s: PMIx_Log */
+    PROTOCOL_CONNECT,        /* c->s: PMIx_Connect */
+    PROTOCOL_DISCONNECT,     /* c->s: PMIx_Disconnect */
+    PROTOCOL_PUBLISH,        /* c->s: PMIx_Publish */
+    PROTOCOL_LOOKUP,         /* c->s: PMIx_Lookup */
+    PROTOCOL_UNPUBLISH,      /* c->s: PMIx_Unpublish */
+    PROTOCOL_SPAWN,          /* c->s: PMIx_Spawn */
     PROTOCOL_COMMAND_MAX
 } protocol_command_t;
 

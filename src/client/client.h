@@ -1,0 +1,139 @@
+/*
+ * client.h - what the files of the client library share. Private.
+ *
+ * A client process talks to one server over one Unix socket. The caller's
+ * threads send requests themselves; a progress thread (conn.c) reads
+ * replies and events and runs callbacks, as PMIx requires of
+ * non-blocking calls. Data a PMIx_Get can answer locally is kept in a
+ * store guarded by client.lock, so such a Get never leaves the caller's
+ * thread.
+ *
+ * Files, one API family each:
+ *   init.c      PMIx_Init, PMIx_Initialized, PMIx_Finalize, singletons
+ *   conn.c      the connection, the progress thread, request/reply
+ *   put.c       PMIx_Put, PMIx_Commit, PMIx_Store_internal
+ *   get.c       PMIx_Get, PMIx_Get_nb
+ *   fence.c     PMIx_Fence, PMIx_Fence_nb
+ *   event.c     event handlers, PMIx_Notify_event
+ *   ...         one file per further family (abort.c, query.c, ...)
+ */
+#ifndef DROVER_CLIENT_H
+#define DROVER_CLIENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+
+#include "hashmap.h"
+#include "pmix_common.h"
+#include "protocol.h"
+#include "store.h"
+
+typedef struct client_state {
+    pthread_mutex_t lock;        /* guards the fields below */
+    int refcount;                /* PMIx_Init calls not yet finalized */
+    bool singleton;              /* no server: everything is local */
+    pmix_proc_t me;
+    store_t store;               /* what PMIx_Get answers locally */
+    hashmap_t pending[3];        /* puts not yet committed: local, remote,
+                                  * global; key -> pmix_value_t * */
+} client_state_t;
+
+/* The one client of the process. */
+extern client_state_t client;
+
+/* Whether PMIx_Init has succeeded and PMIx_Finalize not yet undone it. */
+bool client_initialized(void);
+
+/* Store the procdata entries of a reply (count, then entries) in the
+ * local store; locks client.lock itself. */
+pmix_status_t client_absorb_procdata(pmix_data_buffer_t *reply);
+
+/* Store a job registration (one or more PMIX_INFO groups read from buf
+ * until its end) as the namespace nspace. Caller holds client.lock. */
+pmix_status_t client_absorb_registration(const char *nspace, pmix_data_buffer_t *buf);
+
+/* ---- conn.c ----------------------------------------------------------- */
+
+/* Runs in the progress thread with the reply's status and the reply
+ * positioned after the status (borrowed for the call). When no reply came
+ * (PMIX_ERR_LOST_CONNECTION, PMIX_ERR_TIMEOUT) reply is NULL. */
+typedef void (*conn_reply_fn)(pmix_status_t status, pmix_data_buffer_t *reply, void *arg);
+
+/* Connect to the server at uri ("drover://<socket>") as proc, say HELLO
+ * with info, and start the progress thread. On success *welcome holds the
+ * HELLO reply after the status (caller destructs it). */
+pmix_status_t conn_open(const char *uri, const pmix_proc_t *proc, const pmix_info_t *info,
+                        size_t ninfo, pmix_data_buffer_t *welcome);
+
+/* Start the progress thread alone, for a process without a server. */
+pmix_status_t conn_open_local(void);
+
+/* Stop the progress thread and close the connection; pending requests
+ * fail with PMIX_ERR_LOST_CONNECTION. */
+void conn_close(void);
+
+/* Whether there is a live connection to a server. */
+bool conn_connected(void);
+
+/* Send a request; fn(arg) runs exactly once in the progress thread unless
+ * an error is returned. timeout in seconds, 0 for none. payload may be
+ * NULL. */
+pmix_status_t conn_request(uint16_t command, const pmix_data_buffer_t *payload, int timeout,
+                           conn_reply_fn fn, void *arg);
+
+/* Send a message that gets no reply. */
+pmix_status_t conn_send(uint16_t command, const pmix_data_buffer_t *payload);
+
+/* Send a request and wait for its reply: returns the reply's status; on
+ * PMIX_SUCCESS *reply (if not NULL) holds what follows the status (caller
+ * destructs). PMIX_ERR_WOULD_BLOCK when called from the progress thread. */
+pmix_status_t conn_call(uint16_t command, const pmix_data_buffer_t *payload, int timeout,
+                        pmix_data_buffer_t *reply);
+
+/* Run fn(arg) in the progress thread, soon. */
+pmix_status_t conn_post(void (*fn)(void *arg), void *arg);
+
+/* True in the progress thread. */
+bool conn_in_progress_thread(void);
+
+/* ---- Waiting for a non-blocking call ------------------------------------ */
+
+/* A blocking call is its non-blocking twin plus a wait on one of these. */
+typedef struct client_wait {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+} client_wait_t;
+
+void client_wait_init(client_wait_t *w);
+/* Wait for client_wait_done and return its status; destroys w. */
+pmix_status_t client_wait(client_wait_t *w);
+void client_wait_done(client_wait_t *w, pmix_status_t status);
+/* A pmix_op_cbfunc_t that completes the client_wait_t at cbdata. */
+void client_wait_op_cb(pmix_status_t status, void *cbdata);
+
+/* ---- Directives common to many calls ------------------------------------ */
+
+/* The PMIX_TIMEOUT among info (seconds), 0 when absent. */
+int client_timeout(const pmix_info_t *info, size_t ninfo);
+
+/* Whether the boolean attribute key is set true among info. */
+bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key);
+
+/* ---- event.c ---------------------------------------------------------- */
+
+/* An EVENT message from the server: run the handlers (progress thread). */
+void event_received(pmix_data_buffer_t *payload);
+
+/* The server is gone: fail over to PMIX_ERR_LOST_CONNECTION handlers. */
+void event_lost_connection(void);
+
+/* Run this process's handlers for an event (progress thread). */
+void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                     size_t ninfo);
+
+/* Forget every handler (finalize). */
+void event_clear_all(void);
+
+#endif /* DROVER_CLIENT_H */

@@ -1,0 +1,300 @@
+/*
+ * get.c - PMIx_Get and PMIx_Get_nb.
+ *
+ * Design notes:
+ *  - Everything the process already knows (its job's registration, data
+ *    from fences, earlier answers, PMIx_Store_internal) is answered from
+ *    the local store in the caller's thread: one lock, three hash probes
+ *    and a copy. PMIx_Get_nb hands such an answer to the progress thread
+ *    only to run the callback there, as PMIx requires.
+ *  - A miss goes to the server unless PMIX_OPTIONAL forbids it. A
+ *    namespace whose registration is here has complete job-level data, so
+ *    a missing job-level key is "not found" at once; a missing key the
+ *    standard reserves ("pmix" prefix) of a process is asked for without
+ *    waiting (PMIX_IMMEDIATE); any other key waits on the server until a
+ *    peer commits it or PMIX_TIMEOUT passes.
+ *  - The server answers with all it knows of the process (and the
+ *    namespace's registration when we lack it); it is stored and the
+ *    lookup is repeated, so later gets of that process stay local.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "client.h"
+#include "pmix.h"
+
+typedef struct get_op {
+    pmix_proc_t proc;
+    char key[PMIX_MAX_KEYLEN + 1];
+    bool all_keys;               /* key NULL: every key of proc */
+    store_scope_t scope;
+    char hostname[256];          /* scope.hostname points here */
+    pmix_value_cbfunc_t cbfunc;  /* non-blocking caller, or ... */
+    void *cbdata;
+    client_wait_t wait;          /* ... a blocking one */
+    pmix_value_t *result;
+    pmix_status_t status;
+} get_op_t;
+
+/* Every key of one process as a PMIX_DATA_ARRAY of infos. */
+static pmix_value_t *all_of(store_ns_t *ns, pmix_rank_t rank)
+{
+    pmix_info_t *info;
+    size_t ninfo;
+    hashmap_t *keys = store_keys(ns, STORE_PROC, rank, false);
+    if (NULL == keys || PMIX_SUCCESS != store_export(keys, 0, &info, &ninfo) || 0 == ninfo) {
+        return NULL;
+    }
+    pmix_value_t *v = calloc(1, sizeof(*v));
+    pmix_data_array_t *array = calloc(1, sizeof(*array));
+    if (NULL == v || NULL == array) {
+        free(v);
+        free(array);
+        PMIX_INFO_FREE(info, ninfo);
+        return NULL;
+    }
+    *array = (pmix_data_array_t){.type = PMIX_INFO, .size = ninfo, .array = info};
+    v->type = PMIX_DATA_ARRAY;
+    v->data.darray = array;
+    return v;
+}
+
+/* Look the request up locally: PMIX_SUCCESS with op->result set, or
+ * PMIX_ERR_NOT_FOUND. *ns_registered tells whether the namespace's
+ * registration is here. */
+static pmix_status_t lookup(get_op_t *op, bool *ns_registered)
+{
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+
+    pthread_mutex_lock(&client.lock);
+    store_ns_t *ns = store_ns(&client.store, op->proc.nspace, false);
+    *ns_registered = NULL != ns && ns->registered;
+    if (NULL != ns && op->all_keys) {
+        op->result = all_of(ns, op->proc.rank);
+        rc = NULL == op->result ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+    } else if (NULL != ns) {
+        const pmix_value_t *v = store_lookup(ns, op->proc.rank, op->key, &op->scope);
+        if (NULL != v) {
+            pmix_value_t *copy = malloc(sizeof(*copy));
+            rc = NULL == copy ? PMIX_ERR_NOMEM : PMIx_Value_xfer(copy, v);
+            if (PMIX_SUCCESS == rc) {
+                op->result = copy;
+            } else {
+                free(copy);
+            }
+        }
+    }
+    pthread_mutex_unlock(&client.lock);
+    return rc;
+}
+
+static void complete(get_op_t *op, pmix_status_t status)
+{
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, op->result, op->cbdata);
+        if (NULL != op->result) {
+            PMIX_VALUE_RELEASE(op->result);
+        }
+        free(op);
+        return;
+    }
+    op->status = status;
+    client_wait_done(&op->wait, status);
+}
+
+static void complete_in_thread(void *arg)
+{
+    get_op_t *op = arg;
+    complete(op, op->status);
+}
+
+/* The server's answer: status, PMIX_BYTE_OBJECT registration, procdata. */
+static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
+{
+    get_op_t *op = arg;
+    bool registered;
+
+    if (NULL != reply) {
+        pmix_byte_object_t reg = {.bytes = NULL, .size = 0};
+        int32_t n = 1;
+        pmix_status_t rc = PMIx_Data_unpack(NULL, reply, &reg, &n, PMIX_BYTE_OBJECT);
+        if (PMIX_SUCCESS == rc && reg.size > 0) {
+            pmix_data_buffer_t buf;
+            PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+            PMIx_Data_load(&buf, &reg);
+            pthread_mutex_lock(&client.lock);
+            rc = client_absorb_registration(op->proc.nspace, &buf);
+            pthread_mutex_unlock(&client.lock);
+            PMIX_DATA_BUFFER_DESTRUCT(&buf);
+        } else {
+            PMIX_BYTE_OBJECT_DESTRUCT(&reg);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = client_absorb_procdata(reply);
+        }
+        if (PMIX_SUCCESS != rc && PMIX_SUCCESS == status) {
+            status = rc;
+        }
+    }
+    if (PMIX_SUCCESS == status || PMIX_ERR_NOT_FOUND == status) {
+        status = lookup(op, &registered);
+    }
+    complete(op, status);
+}
+
+/* Ask the server; on success answered() completes op later. */
+static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ninfo,
+                                bool immediate, bool need_ns)
+{
+    pmix_data_buffer_t msg;
+    pmix_info_t *dirs;
+    size_t ndirs = ninfo + (immediate ? 1 : 0);
+    char *key = op->all_keys ? NULL : op->key;
+    pmix_status_t rc;
+
+    PMIX_INFO_CREATE(dirs, ndirs);
+    if (NULL == dirs && ndirs > 0) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < ninfo; i++) {
+        PMIx_Info_xfer(&dirs[i], &info[i]);
+    }
+    if (immediate) {
+        PMIx_Info_load(&dirs[ninfo], PMIX_IMMEDIATE, NULL, PMIX_BOOL);
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&msg);
+    if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->proc, 1, PMIX_PROC)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &key, 1, PMIX_STRING)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, dirs, (int32_t)ndirs, PMIX_INFO)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &need_ns, 1, PMIX_BOOL))) {
+        rc = conn_request(PROTOCOL_GET, &msg, client_timeout(info, ninfo), answered, op);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&msg);
+    PMIX_INFO_FREE(dirs, ndirs);
+    return rc;
+}
+
+/* Start op. PMIX_SUCCESS with op->result set: found locally, complete()
+ * not called; PMIX_SUCCESS without: complete() runs when the server
+ * answers; any other status: op is done with that status. */
+static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
+{
+    bool registered = false;
+    bool refresh = client_flag(info, ninfo, PMIX_GET_REFRESH_CACHE);
+    pmix_status_t rc = refresh ? PMIX_ERR_NOT_FOUND : lookup(op, &registered);
+
+    if (PMIX_ERR_NOT_FOUND != rc) {
+        return rc;
+    }
+    if (refresh) {
+        pthread_mutex_lock(&client.lock);
+        store_ns_t *ns = store_ns(&client.store, op->proc.nspace, false);
+        registered = NULL != ns && ns->registered;
+        pthread_mutex_unlock(&client.lock);
+    }
+    if (client_flag(info, ninfo, PMIX_OPTIONAL) || client.singleton ||
+        (registered && PMIX_RANK_WILDCARD == op->proc.rank && !refresh)) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    bool reserved = !op->all_keys && PMIX_CHECK_RESERVED_KEY(op->key);
+    bool immediate = client_flag(info, ninfo, PMIX_IMMEDIATE) || (registered && reserved);
+    return ask_server(op, info, ninfo, immediate, !registered);
+}
+
+static pmix_status_t prepare(get_op_t *op, const pmix_proc_t *proc, const char *key,
+                             const pmix_info_t *info, size_t ninfo)
+{
+    if (!client_initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    if ((NULL == info && 0 != ninfo) ||
+        (NULL != key && ('\0' == key[0] || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN))) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    op->proc = NULL == proc ? client.me : *proc;
+    op->all_keys = NULL == key;
+    if (NULL != key) {
+        PMIX_LOAD_KEY(op->key, key);
+    }
+    store_scope_from_info(&op->scope, info, ninfo);
+    if (op->scope.node_by_name) {
+        PMIX_LOAD_KEY(op->hostname, op->scope.hostname);
+        op->scope.hostname = op->hostname;
+    }
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[],
+                                   const pmix_info_t info[], size_t ninfo, pmix_value_t **val)
+{
+    get_op_t op = {0};
+    bool registered;
+    pmix_status_t rc;
+
+    if (NULL == val) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *val = NULL;
+    if (PMIX_SUCCESS != (rc = prepare(&op, proc, key, info, ninfo))) {
+        return rc;
+    }
+    /* The common case, entirely in this thread. */
+    if (!client_flag(info, ninfo, PMIX_GET_REFRESH_CACHE) &&
+        PMIX_SUCCESS == lookup(&op, &registered)) {
+        *val = op.result;
+        return PMIX_SUCCESS;
+    }
+    if (conn_in_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    client_wait_init(&op.wait);
+    rc = start(&op, info, ninfo);
+    if (PMIX_SUCCESS != rc || NULL != op.result) {
+        /* Answered without the server (it arrived meanwhile, or not). */
+        client_wait_done(&op.wait, rc);
+    }
+    rc = client_wait(&op.wait);
+    if (PMIX_SUCCESS == rc) {
+        *val = op.result;
+    } else if (NULL != op.result) {
+        PMIX_VALUE_RELEASE(op.result);
+    }
+    return rc;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[],
+                                      const pmix_info_t info[], size_t ninfo,
+                                      pmix_value_cbfunc_t cbfunc, void *cbdata)
+{
+    get_op_t *op;
+    pmix_status_t rc;
+
+    if (NULL == cbfunc) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL == (op = calloc(1, sizeof(*op)))) {
+        return PMIX_ERR_NOMEM;
+    }
+    op->cbfunc = cbfunc;
+    op->cbdata = cbdata;
+    if (PMIX_SUCCESS != (rc = prepare(op, proc, key, info, ninfo))) {
+        free(op);
+        return rc;
+    }
+    rc = start(op, info, ninfo);
+    if (PMIX_SUCCESS == rc && NULL != op->result) {
+        /* Found locally: the callback still runs in the progress thread. */
+        op->status = PMIX_SUCCESS;
+        rc = conn_post(complete_in_thread, op);
+    } else if (PMIX_ERR_NOT_FOUND == rc) {
+        op->status = rc;
+        rc = conn_post(complete_in_thread, op);
+    }
+    if (PMIX_SUCCESS != rc) {
+        if (NULL != op->result) {
+            PMIX_VALUE_RELEASE(op->result);
+        }
+        free(op);
+    }
+    return rc;
+}

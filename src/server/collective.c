@@ -1,0 +1,425 @@
+/*
+ * collective.c - gathering the local participants of a collective (fence,
+ * connect, disconnect) before the host runs it across nodes.
+ *
+ * Design notes:
+ *  - A collective is identified by its kind and its sorted participant
+ *    list, the same on every process taking part, so contributions find
+ *    each other without any id on the wire.
+ *  - The number of local participants comes from the registrations (a
+ *    wildcard counts every local process of the job, including those not
+ *    yet registered as clients).
+ *  - A collective cannot complete if a participant has gone (exited,
+ *    dropped its connection, or finalized) without contributing: it fails
+ *    at once with PMIX_ERR_PROC_TERM_WO_SYNC, so no one hangs.
+ *  - PMIX_TIMEOUT in the first contributor's directives arms a timer;
+ *    when it fires, the members get PMIX_ERR_TIMEOUT. Once the host has
+ *    the collective it is only abandoned, and freed on the host's answer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+
+#include "pmix.h"
+#include "server.h"
+
+static collective_t *collectives;
+
+static int compare_procs(const void *a, const void *b)
+{
+    const pmix_proc_t *x = a, *y = b;
+    int c = strncmp(x->nspace, y->nspace, PMIX_MAX_NSLEN);
+    if (0 != c) {
+        return c;
+    }
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Sort procs and drop duplicates; returns the new count. */
+static size_t normalise(pmix_proc_t *procs, size_t n)
+{
+    size_t k = 0;
+    qsort(procs, n, sizeof(*procs), compare_procs);
+    for (size_t i = 0; i < n; i++) {
+        if (0 == k || 0 != compare_procs(&procs[k - 1], &procs[i])) {
+            procs[k++] = procs[i];
+        }
+    }
+    return k;
+}
+
+static char *make_signature(collective_kind_t kind, const pmix_proc_t *procs, size_t n)
+{
+    size_t size = 16 + n * (PMIX_MAX_NSLEN + 16);
+    char *sig = malloc(size);
+    if (NULL == sig) {
+        return NULL;
+    }
+    size_t len = (size_t)snprintf(sig, size, "%d", (int)kind);
+    for (size_t i = 0; i < n; i++) {
+        len += (size_t)snprintf(sig + len, size - len, "|%.*s:%u", PMIX_MAX_NSLEN,
+                                procs[i].nspace, procs[i].rank);
+    }
+    return sig;
+}
+
+static bool includes(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_NSPACE(procs[i].nspace, p->nspace) &&
+            (PMIX_RANK_WILDCARD == procs[i].rank || procs[i].rank == p->rank)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool has_contributed(const collective_t *c, const pmix_proc_t *p)
+{
+    for (size_t i = 0; i < c->nmembers; i++) {
+        if (PMIX_CHECK_PROCID(&c->members[i].proc, p)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A local participant that can no longer contribute, if any. */
+static bool lost_participant(const collective_t *c)
+{
+    for (size_t i = 0; i < c->nprocs; i++) {
+        const server_nspace_t *ns = nspace_find(c->procs[i].nspace);
+        if (NULL == ns) {
+            continue;
+        }
+        for (uint32_t k = 0; k < ns->clients.count; k++) {
+            const server_client_t *client = ns->clients.entries[k].value;
+            if ((PMIX_RANK_WILDCARD == c->procs[i].rank || c->procs[i].rank == client->proc.rank) &&
+                (client->gone || client->finalized) && !has_contributed(c, &client->proc)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static void free_collective(collective_t *c)
+{
+    for (size_t i = 0; i < c->nmembers; i++) {
+        peer_release(c->members[i].peer);
+    }
+    if (NULL != c->timer) {
+        event_free(c->timer);
+    }
+    free(c->members);
+    free(c->signature);
+    free(c->procs);
+    protocol_free_array(c->info, c->ninfo, PMIX_INFO);
+    PMIX_DATA_BUFFER_DESTRUCT(&c->blob);
+    free(c);
+}
+
+static void unlink_collective(collective_t *c)
+{
+    for (collective_t **p = &collectives; NULL != *p; p = &(*p)->next) {
+        if (*p == c) {
+            *p = c->next;
+            return;
+        }
+    }
+}
+
+static uint16_t command_of(collective_kind_t kind)
+{
+    switch (kind) {
+    case COLLECTIVE_CONNECT:
+        return PROTOCOL_CONNECT;
+    case COLLECTIVE_DISCONNECT:
+        return PROTOCOL_DISCONNECT;
+    case COLLECTIVE_FENCE:
+    default:
+        return PROTOCOL_FENCE;
+    }
+}
+
+void collective_finish(collective_t *c, uint16_t command, pmix_status_t status,
+                       const pmix_data_buffer_t *body)
+{
+    for (size_t i = 0; i < c->nmembers; i++) {
+        peer_reply(c->members[i].peer, command, c->members[i].tag, status, body);
+    }
+    unlink_collective(c);
+    if (c->at_host) {
+        /* The host still holds it: free when it answers. */
+        c->abandoned = true;
+        for (size_t i = 0; i < c->nmembers; i++) {
+            peer_release(c->members[i].peer);
+        }
+        c->nmembers = 0;
+        return;
+    }
+    free_collective(c);
+}
+
+bool collective_host_answered(collective_t *c)
+{
+    c->at_host = false;
+    if (c->abandoned) {
+        free_collective(c);
+        return false;
+    }
+    return true;
+}
+
+static void on_timeout(evutil_socket_t fd, short what, void *arg)
+{
+    collective_t *c = arg;
+    collective_finish(c, command_of(c->kind), PMIX_ERR_TIMEOUT, NULL);
+}
+
+/* Directives every kind understands. */
+static void read_directives(collective_t *c)
+{
+    for (size_t i = 0; i < c->ninfo; i++) {
+        if (PMIX_CHECK_KEY(&c->info[i], PMIX_COLLECT_DATA)) {
+            c->collect_data = PMIX_INFO_TRUE(&c->info[i]);
+        } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_TIMEOUT) && PMIX_INT == c->info[i].value.type &&
+                   c->info[i].value.data.integer > 0 && NULL == c->timer) {
+            struct timeval tv = {.tv_sec = c->info[i].value.data.integer};
+            c->timer = evtimer_new(server.base, on_timeout, c);
+            if (NULL != c->timer) {
+                evtimer_add(c->timer, &tv);
+            }
+        }
+    }
+}
+
+static collective_t *find(const char *signature)
+{
+    for (collective_t *c = collectives; NULL != c; c = c->next) {
+        if (0 == strcmp(c->signature, signature)) {
+            return c;
+        }
+    }
+    return NULL;
+}
+
+static uint32_t count_local(const pmix_proc_t *procs, size_t n)
+{
+    uint32_t total = 0;
+    for (size_t i = 0; i < n; i++) {
+        total += nspace_local_count(&procs[i]);
+    }
+    return total;
+}
+
+/* Find the collective for procs, or start it (taking procs and info over
+ * on success). */
+static pmix_status_t find_or_start(collective_kind_t kind, pmix_proc_t *procs, size_t nprocs,
+                                   pmix_info_t *info, size_t ninfo, collective_t **out,
+                                   bool *adopted)
+{
+    char *sig = make_signature(kind, procs, nprocs);
+    collective_t *c;
+
+    *adopted = false;
+    if (NULL == sig) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (NULL != (c = find(sig))) {
+        free(sig);
+        *out = c;
+        return PMIX_SUCCESS;
+    }
+    if (NULL == (c = calloc(1, sizeof(*c)))) {
+        free(sig);
+        return PMIX_ERR_NOMEM;
+    }
+    c->kind = kind;
+    c->signature = sig;
+    c->procs = procs;
+    c->nprocs = nprocs;
+    c->info = info;
+    c->ninfo = ninfo;
+    c->expected = count_local(procs, nprocs);
+    PMIX_DATA_BUFFER_CONSTRUCT(&c->blob);
+    read_directives(c);
+    c->next = collectives;
+    collectives = c;
+    *adopted = true;
+    *out = c;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
+                              pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
+                              size_t ninfo, collective_t **out, bool *complete)
+{
+    collective_t *c = NULL;
+    bool adopted = false;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    if (0 == nprocs) {
+        free(procs);
+        if (NULL == (procs = malloc(sizeof(*procs)))) {
+            rc = PMIX_ERR_NOMEM;
+            goto done;
+        }
+        PMIX_LOAD_PROCID(procs, peer->proc.nspace, PMIX_RANK_WILDCARD);
+        nprocs = 1;
+    }
+    nprocs = normalise(procs, nprocs);
+    if (!includes(procs, nprocs, &peer->proc)) {
+        rc = PMIX_ERR_BAD_PARAM;
+        goto done;
+    }
+    if (PMIX_SUCCESS != (rc = find_or_start(kind, procs, nprocs, info, ninfo, &c, &adopted))) {
+        goto done;
+    }
+    if (has_contributed(c, &peer->proc) || c->at_host) {
+        rc = PMIX_ERR_BAD_PARAM;
+        goto done;
+    }
+    collective_member_t *grown = realloc(c->members, (c->nmembers + 1) * sizeof(*grown));
+    if (NULL == grown) {
+        rc = PMIX_ERR_NOMEM;
+        goto done;
+    }
+    c->members = grown;
+    grown[c->nmembers++] = (collective_member_t){.peer = peer, .tag = tag, .proc = peer->proc};
+    peer_retain(peer);
+    *out = c;
+    *complete = c->nmembers >= c->expected;
+    if (!*complete && lost_participant(c)) {
+        collective_finish(c, command_of(kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+        *out = NULL;
+    }
+done:
+    if (!adopted) {
+        free(procs);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+    }
+    if (PMIX_SUCCESS != rc && adopted) {
+        unlink_collective(c);
+        free_collective(c);
+    }
+    return rc;
+}
+
+void collective_client_gone(server_client_t *client)
+{
+    collective_t *c = collectives;
+    while (NULL != c) {
+        collective_t *next = c->next;
+        if (!c->at_host && includes(c->procs, c->nprocs, &client->proc) &&
+            !has_contributed(c, &client->proc)) {
+            collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+        }
+        c = next;
+    }
+}
+
+void collective_clear_all(void)
+{
+    while (NULL != collectives) {
+        collective_t *c = collectives;
+        collectives = c->next;
+        if (c->at_host) {
+            /* The host may still answer: leave it abandoned. */
+            c->abandoned = true;
+            continue;
+        }
+        free_collective(c);
+    }
+}
+
+/* ---- PMIx_Connect and PMIx_Disconnect ---------------------------------- */
+
+typedef struct connect_op {
+    collective_t *c;
+    pmix_status_t status;
+} connect_op_t;
+
+static void connect_answered_in_thread(void *arg)
+{
+    connect_op_t *op = arg;
+    if (collective_host_answered(op->c)) {
+        collective_finish(op->c, command_of(op->c->kind), op->status, NULL);
+    }
+    free(op);
+}
+
+static void connect_answered(pmix_status_t status, void *cbdata)
+{
+    connect_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS != server_post(connect_answered_in_thread, op)) {
+        free(op);
+    }
+}
+
+static void connect_start(collective_t *c)
+{
+    pmix_server_connect_fn_t fn = COLLECTIVE_CONNECT == c->kind ? server.host.connect
+                                                                : server.host.disconnect;
+    connect_op_t *op;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    if (NULL != fn) {
+        if (NULL == (op = calloc(1, sizeof(*op)))) {
+            rc = PMIX_ERR_NOMEM;
+        } else {
+            op->c = c;
+            c->at_host = true;
+            rc = fn(c->procs, c->nprocs, c->info, c->ninfo, connect_answered, op);
+            if (PMIX_SUCCESS == rc) {
+                return;
+            }
+            c->at_host = false;
+            free(op);
+        }
+    }
+    collective_finish(c, command_of(c->kind), PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc,
+                      NULL);
+}
+
+/* Payload of CONNECT and DISCONNECT: PMIX_PROC[] procs, PMIX_INFO[]. */
+static void connect_like(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
+                         pmix_data_buffer_t *payload)
+{
+    pmix_proc_t *procs = NULL;
+    pmix_info_t *info = NULL;
+    size_t nprocs = 0, ninfo = 0;
+    collective_t *c = NULL;
+    bool complete = false;
+    pmix_status_t rc;
+
+    rc = protocol_unpack_array(payload, PMIX_PROC, (void **)&procs, &nprocs);
+    if (PMIX_SUCCESS == rc) {
+        rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo);
+    }
+    if (PMIX_SUCCESS != rc || 0 == nprocs) {
+        free(procs);
+        peer_reply(peer, command_of(kind), tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_BAD_PARAM, NULL);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        return;
+    }
+    rc = collective_join(kind, peer, tag, procs, nprocs, info, ninfo, &c, &complete);
+    if (PMIX_SUCCESS != rc) {
+        peer_reply(peer, command_of(kind), tag, rc, NULL);
+    } else if (NULL != c && complete) {
+        connect_start(c);
+    }
+}
+
+void connect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    connect_like(COLLECTIVE_CONNECT, peer, tag, payload);
+}
+
+void disconnect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    connect_like(COLLECTIVE_DISCONNECT, peer, tag, payload);
+}

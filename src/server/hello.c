@@ -1,0 +1,210 @@
+/*
+ * hello.c - a client's arrival (HELLO, PMIx_Init) and departure
+ * (FINALIZE, PMIx_Finalize, or its connection dropping).
+ *
+ * Design notes:
+ *  - HELLO names the process; it must be a client the host registered,
+ *    of the connecting user, and not already connected (a process that
+ *    finalized may connect again: PMIx_Init after PMIx_Finalize).
+ *  - The host hears of it through client_connected2 (or client_connected)
+ *    and may hold the client until it calls back; only then is the job's
+ *    registration sent, so a host can finish preparing first.
+ *  - A connection that drops before PMIx_Finalize makes the client "gone":
+ *    collectives and requests waiting on it fail instead of hanging.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmix.h"
+#include "server.h"
+
+/* A HELLO or FINALIZE the host is holding. */
+typedef struct hello_op {
+    server_peer_t *peer;
+    uint32_t tag;
+    pmix_status_t status;   /* the host's answer */
+    void (*finish)(server_peer_t *peer, uint32_t tag, pmix_status_t status);
+} hello_op_t;
+
+static hello_op_t *hello_op_new(server_peer_t *peer, uint32_t tag,
+                                void (*finish)(server_peer_t *, uint32_t, pmix_status_t))
+{
+    hello_op_t *op = malloc(sizeof(*op));
+    if (NULL != op) {
+        *op = (hello_op_t){.peer = peer, .tag = tag, .finish = finish};
+        peer_retain(peer);
+    }
+    return op;
+}
+
+static void hello_op_finish(void *arg)
+{
+    hello_op_t *op = arg;
+    op->finish(op->peer, op->tag, op->status);
+    peer_release(op->peer);
+    free(op);
+}
+
+/* The host's answer to client_connected or client_finalized: any thread. */
+static void host_answered(pmix_status_t status, void *cbdata)
+{
+    hello_op_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS != server_post(hello_op_finish, op)) {
+        /* The server is shutting down and closing every connection; the
+         * reference goes with the peer list. */
+        free(op);
+    }
+}
+
+/* Ask the host through call (which returns the module function's status)
+ * and finish with its answer, now or when it calls back. */
+static void ask_host(server_peer_t *peer, uint32_t tag,
+                     pmix_status_t (*call)(server_client_t *client, hello_op_t *op,
+                                           const pmix_info_t *info, size_t ninfo),
+                     const pmix_info_t *info, size_t ninfo,
+                     void (*finish)(server_peer_t *, uint32_t, pmix_status_t))
+{
+    hello_op_t *op = hello_op_new(peer, tag, finish);
+    pmix_status_t rc = NULL == op ? PMIX_ERR_NOMEM : call(peer->client, op, info, ninfo);
+
+    if (PMIX_SUCCESS == rc) {
+        return; /* host_answered finishes */
+    }
+    if (NULL != op) {
+        peer_release(peer);
+        free(op);
+    }
+    finish(peer, tag, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
+}
+
+static void finish_hello(server_peer_t *peer, uint32_t tag, pmix_status_t status)
+{
+    pmix_data_buffer_t body;
+    server_client_t *client = peer->client;
+
+    if (NULL == client && PMIX_SUCCESS == status) {
+        status = PMIX_ERR_NOT_FOUND; /* deregistered while the host held it */
+    }
+    if (PMIX_SUCCESS != status) {
+        if (NULL != client) {
+            client->peer = NULL;
+            peer->client = NULL;
+        }
+        peer_reply(peer, PROTOCOL_HELLO, tag, status, NULL);
+        peer_close_when_flushed(peer);
+        return;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&body);
+    status = PMIx_Data_pack(NULL, &body, &client->proc, 1, PMIX_PROC);
+    if (PMIX_SUCCESS == status && client->ns->reg.bytes_used > 0) {
+        status = PMIx_Data_copy_payload(&body, &client->ns->reg);
+    }
+    peer_reply(peer, PROTOCOL_HELLO, tag, status, &body);
+    PMIX_DATA_BUFFER_DESTRUCT(&body);
+}
+
+static pmix_status_t call_connected(server_client_t *client, hello_op_t *op,
+                                    const pmix_info_t *info, size_t ninfo)
+{
+    if (NULL != server.host.client_connected2) {
+        return server.host.client_connected2(&client->proc, client->server_object,
+                                             (pmix_info_t *)info, ninfo, host_answered, op);
+    }
+    if (NULL != server.host.client_connected) {
+        return server.host.client_connected(&client->proc, client->server_object,
+                                            host_answered, op);
+    }
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
+                                  server_client_t **out)
+{
+    server_client_t *client = nspace_find_client(proc);
+
+    if (NULL == client) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (client->uid != peer->uid) {
+        return PMIX_ERR_NO_PERMISSIONS;
+    }
+    if (NULL != client->peer && client->peer != peer) {
+        if (!client->finalized) {
+            return PMIX_ERR_EXISTS;
+        }
+        /* It finalized and came back before we saw the old socket close. */
+        client->peer->client = NULL;
+    }
+    *out = client;
+    return PMIX_SUCCESS;
+}
+
+void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    pmix_proc_t proc;
+    pid_t pid;
+    int32_t n = 1;
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+    server_client_t *client = NULL;
+    pmix_status_t rc;
+
+    if (NULL != peer->client) {
+        peer_reply(peer, PROTOCOL_HELLO, tag, PMIX_ERR_EXISTS, NULL);
+        return;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) ||
+        PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) ||
+        PMIX_SUCCESS != (rc = check_client(peer, &proc, &client))) {
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        peer_reply(peer, PROTOCOL_HELLO, tag, rc, NULL);
+        peer_close_when_flushed(peer);
+        return;
+    }
+    peer->client = client;
+    peer->proc = client->proc;
+    client->peer = peer;
+    client->finalized = false;
+    client->gone = false;
+    ask_host(peer, tag, call_connected, info, ninfo, finish_hello);
+    protocol_free_array(info, ninfo, PMIX_INFO);
+}
+
+static void finish_finalize(server_peer_t *peer, uint32_t tag, pmix_status_t status)
+{
+    peer_reply(peer, PROTOCOL_FINALIZE, tag, status, NULL);
+}
+
+static pmix_status_t call_finalized(server_client_t *client, hello_op_t *op,
+                                    const pmix_info_t *info, size_t ninfo)
+{
+    if (NULL == server.host.client_finalized) {
+        return PMIX_OPERATION_SUCCEEDED;
+    }
+    return server.host.client_finalized(&client->proc, client->server_object, host_answered, op);
+}
+
+void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    if (NULL == peer->client) {
+        peer_reply(peer, PROTOCOL_FINALIZE, tag, PMIX_ERR_NOT_FOUND, NULL);
+        return;
+    }
+    peer->client->finalized = true;
+    ask_host(peer, tag, call_finalized, NULL, 0, finish_finalize);
+}
+
+void hello_peer_closed(server_peer_t *peer)
+{
+    server_client_t *client = peer->client;
+    if (NULL == client) {
+        return;
+    }
+    peer->client = NULL;
+    client->peer = NULL;
+    if (!client->finalized) {
+        nspace_client_gone(client);
+    }
+}

@@ -1,0 +1,494 @@
+/*
+ * requests.c - the client requests the server relays to a host module
+ * function: ABORT, QUERY, JOB_CONTROL, LOG, PUBLISH, LOOKUP, UNPUBLISH
+ * and SPAWN. (Fence, connect and the data requests have files of their
+ * own: they do more than relay.)
+ *
+ * Design notes:
+ *  - Every relay has the same shape: unpack the request, keep what was
+ *    unpacked alive while the host works (the host borrows it until it
+ *    calls back), call the module function, and reply when it answers.
+ *    A relay_t carries that state; the unpacked arrays are "held" by it
+ *    and freed with it.
+ *  - The host's callbacks may come from any thread. They pack their
+ *    results on the spot (the host may free them when the callback
+ *    returns) and post the ready reply to the progress thread.
+ *  - A module function the host does not provide makes the request fail
+ *    with PMIX_ERR_NOT_SUPPORTED, except where the library can do the
+ *    work itself: cleanup registration in job control, logging to stderr
+ *    or syslog, and the server's own URI in queries.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "pmix.h"
+#include "server.h"
+
+#define MAX_HELD 4
+
+typedef struct relay {
+    server_peer_t *peer;
+    uint32_t tag;
+    uint16_t command;
+    struct {
+        void *array;
+        size_t n;
+        pmix_data_type_t type;
+    } held[MAX_HELD];
+    size_t nheld;
+    char **keys;                 /* NULL-terminated copy for lookup/unpublish */
+    pmix_status_t status;        /* the host's answer */
+    pmix_data_buffer_t body;     /* the reply after the status */
+} relay_t;
+
+static relay_t *relay_new(server_peer_t *peer, uint32_t tag, uint16_t command)
+{
+    relay_t *r = calloc(1, sizeof(*r));
+    if (NULL == r) {
+        peer_reply(peer, command, tag, PMIX_ERR_NOMEM, NULL);
+        return NULL;
+    }
+    r->peer = peer;
+    r->tag = tag;
+    r->command = command;
+    PMIX_DATA_BUFFER_CONSTRUCT(&r->body);
+    peer_retain(peer);
+    return r;
+}
+
+static void relay_free(relay_t *r)
+{
+    for (size_t i = 0; i < r->nheld; i++) {
+        protocol_free_array(r->held[i].array, r->held[i].n, r->held[i].type);
+    }
+    free(r->keys);
+    PMIX_DATA_BUFFER_DESTRUCT(&r->body);
+    peer_release(r->peer);
+    free(r);
+}
+
+/* Reply with status (and the body packed so far) and free r. */
+static void relay_finish(relay_t *r, pmix_status_t status)
+{
+    peer_reply(r->peer, r->command, r->tag, status, PMIX_SUCCESS == status ? &r->body : NULL);
+    relay_free(r);
+}
+
+static void finish_in_thread(void *arg)
+{
+    relay_t *r = arg;
+    relay_finish(r, r->status);
+}
+
+/* The host has answered (any thread): reply from the progress thread. */
+static void relay_answered(relay_t *r, pmix_status_t status)
+{
+    r->status = status;
+    if (PMIX_SUCCESS != server_post(finish_in_thread, r)) {
+        /* Shutting down: the connection is closing anyway. */
+        relay_free(r);
+    }
+}
+
+/* After the module call: PMIX_SUCCESS means the host will call back. */
+static void relay_called(relay_t *r, pmix_status_t rc)
+{
+    if (PMIX_SUCCESS != rc) {
+        relay_finish(r, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
+    }
+}
+
+/* Unpack one array group and hold it; false (after replying) on error. */
+static bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type,
+                         void **array, size_t *n)
+{
+    pmix_status_t rc = protocol_unpack_array(payload, type, array, n);
+    if (PMIX_SUCCESS != rc) {
+        relay_finish(r, rc);
+        return false;
+    }
+    r->held[r->nheld].array = *array;
+    r->held[r->nheld].n = *n;
+    r->held[r->nheld].type = type;
+    r->nheld++;
+    return true;
+}
+
+/* Unpack a PMIX_STRING array as the NULL-terminated keys a module wants. */
+static bool relay_unpack_keys(relay_t *r, pmix_data_buffer_t *payload)
+{
+    char **strings;
+    size_t n;
+    if (!relay_unpack(r, payload, PMIX_STRING, (void **)&strings, &n)) {
+        return false;
+    }
+    if (NULL == (r->keys = calloc(n + 1, sizeof(*r->keys)))) {
+        relay_finish(r, PMIX_ERR_NOMEM);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (NULL == strings[i]) {
+            relay_finish(r, PMIX_ERR_BAD_PARAM);
+            return false;
+        }
+        r->keys[i] = strings[i];
+    }
+    return true;
+}
+
+static void op_answered(pmix_status_t status, void *cbdata)
+{
+    relay_answered(cbdata, status);
+}
+
+/* A pmix_info_cbfunc_t: pack the results here, the host may free them. */
+static void info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                          pmix_release_cbfunc_t release_fn, void *release_cbdata)
+{
+    relay_t *r = cbdata;
+    if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, info, (int32_t)ninfo, PMIX_INFO);
+        if (PMIX_SUCCESS != rc) {
+            status = rc;
+        }
+    }
+    if (NULL != release_fn) {
+        release_fn(release_cbdata);
+    }
+    relay_answered(r, status);
+}
+
+/* ---- ABORT ------------------------------------------------------------- */
+
+/* ABORT: PMIX_STATUS code, PMIX_STRING message, PMIX_PROC[] targets. */
+void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_ABORT);
+    pmix_status_t code;
+    char *msg = NULL;
+    pmix_proc_t *procs;
+    size_t nprocs;
+    int32_t n = 1;
+    pmix_status_t rc;
+
+    if (NULL == r) {
+        return;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &code, &n, PMIX_STATUS)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &msg, &n, PMIX_STRING))) {
+        relay_finish(r, rc);
+        return;
+    }
+    if (!relay_unpack(r, payload, PMIX_PROC, (void **)&procs, &nprocs)) {
+        free(msg);
+        return;
+    }
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    if (NULL != server.host.abort) {
+        void *obj = NULL != peer->client ? peer->client->server_object : NULL;
+        rc = server.host.abort(&peer->proc, obj, code, msg, procs, nprocs, op_answered, r);
+    }
+    free(msg);
+    relay_called(r, rc);
+}
+
+/* ---- QUERY ------------------------------------------------------------- */
+
+/* Answer what the library knows itself; true when every key of q was. */
+static bool answer_locally(const pmix_query_t *q, pmix_info_t **results, size_t *nresults)
+{
+    bool all = true;
+    for (size_t k = 0; NULL != q->keys && NULL != q->keys[k]; k++) {
+        if (0 != strcmp(q->keys[k], PMIX_SERVER_URI)) {
+            all = false;
+            continue;
+        }
+        pmix_info_t *grown = realloc(*results, (*nresults + 1) * sizeof(*grown));
+        if (NULL == grown) {
+            return false;
+        }
+        *results = grown;
+        PMIX_INFO_CONSTRUCT(&grown[*nresults]);
+        PMIx_Info_load(&grown[*nresults], PMIX_SERVER_URI, server.uri, PMIX_STRING);
+        (*nresults)++;
+    }
+    return all;
+}
+
+/* QUERY: PMIX_QUERY[] queries; reply PMIX_INFO[] results. */
+void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_QUERY);
+    pmix_query_t *queries;
+    size_t nqueries;
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    bool all_local = true;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_QUERY, (void **)&queries, &nqueries)) {
+        return;
+    }
+    if (0 == nqueries) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    for (size_t i = 0; i < nqueries; i++) {
+        all_local = answer_locally(&queries[i], &results, &nresults) && all_local;
+    }
+    if (all_local || NULL == server.host.query) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, results, (int32_t)nresults, PMIX_INFO);
+        protocol_free_array(results, nresults, PMIX_INFO);
+        relay_finish(r, PMIX_SUCCESS != rc      ? rc
+                        : all_local            ? PMIX_SUCCESS
+                        : 0 < nresults         ? PMIX_ERR_PARTIAL_SUCCESS
+                                               : PMIX_ERR_NOT_SUPPORTED);
+        return;
+    }
+    protocol_free_array(results, nresults, PMIX_INFO);
+    relay_called(r, server.host.query(&peer->proc, queries, nqueries, info_answered, r));
+}
+
+/* ---- JOB_CONTROL ------------------------------------------------------- */
+
+/* Register the cleanup a directive asks for (a comma-separated list of
+ * paths). */
+static pmix_status_t register_cleanup(server_nspace_t *ns, const char *paths,
+                                      cleanup_mode_t mode)
+{
+    char *copy = strdup(paths), *save = NULL;
+    pmix_status_t rc = NULL == copy ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+
+    for (char *p = NULL == copy ? NULL : strtok_r(copy, ",", &save);
+         NULL != p && PMIX_SUCCESS == rc; p = strtok_r(NULL, ",", &save)) {
+        rc = nspace_add_cleanup(ns, p, mode);
+    }
+    free(copy);
+    return rc;
+}
+
+/* Handle the cleanup directives; true when nothing is left for the host. */
+static bool cleanup_directives(server_peer_t *peer, const pmix_info_t *dirs, size_t ndirs,
+                               pmix_status_t *rc)
+{
+    bool recursive = false, only_cleanup = true;
+    server_nspace_t *ns = NULL != peer->client ? peer->client->ns : NULL;
+
+    *rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < ndirs; i++) {
+        if (PMIX_CHECK_KEY(&dirs[i], PMIX_CLEANUP_RECURSIVE)) {
+            recursive = PMIX_INFO_TRUE(&dirs[i]);
+        }
+    }
+    for (size_t i = 0; i < ndirs && PMIX_SUCCESS == *rc; i++) {
+        const pmix_info_t *d = &dirs[i];
+        bool file = PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP);
+        bool dir = PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP_DIR);
+        if (file || dir) {
+            if (NULL == ns || PMIX_STRING != d->value.type || NULL == d->value.data.string) {
+                *rc = PMIX_ERR_BAD_PARAM;
+            } else {
+                *rc = register_cleanup(ns, d->value.data.string,
+                                       file ? CLEANUP_FILE : recursive ? CLEANUP_TREE : CLEANUP_DIR);
+            }
+        } else if (!PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE) &&
+                   !PMIX_CHECK_KEY(d, PMIX_CLEANUP_EMPTY) &&
+                   !PMIX_CHECK_KEY(d, PMIX_CLEANUP_LEAVE_TOPDIR)) {
+            only_cleanup = false;
+        }
+    }
+    return only_cleanup || PMIX_SUCCESS != *rc;
+}
+
+/* JOB_CONTROL: PMIX_PROC[] targets, PMIX_INFO[] directives; reply
+ * PMIX_INFO[] results. */
+void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_JOB_CONTROL);
+    pmix_proc_t *targets;
+    pmix_info_t *dirs;
+    size_t ntargets, ndirs;
+    pmix_status_t rc;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_PROC, (void **)&targets, &ntargets) ||
+        !relay_unpack(r, payload, PMIX_INFO, (void **)&dirs, &ndirs)) {
+        return;
+    }
+    if (0 == ndirs) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    if (cleanup_directives(peer, dirs, ndirs, &rc)) {
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Data_pack(NULL, &r->body, NULL, 0, PMIX_INFO);
+        }
+        relay_finish(r, rc);
+        return;
+    }
+    rc = PMIX_ERR_NOT_SUPPORTED;
+    if (NULL != server.host.job_control) {
+        rc = server.host.job_control(&peer->proc, targets, ntargets, dirs, ndirs, info_answered,
+                                     r);
+    }
+    relay_called(r, rc);
+}
+
+/* ---- LOG --------------------------------------------------------------- */
+
+/* Without a host log function, the library writes entries itself. */
+static pmix_status_t log_here(const pmix_proc_t *source, const pmix_info_t *data, size_t ndata)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < ndata; i++) {
+        const pmix_value_t *v = &data[i].value;
+        if (PMIX_STRING != v->type || NULL == v->data.string) {
+            rc = PMIX_ERR_NOT_SUPPORTED;
+            continue;
+        }
+        if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDERR)) {
+            fprintf(stderr, "%s", v->data.string);
+        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDOUT)) {
+            fprintf(stdout, "%s", v->data.string);
+        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_SYSLOG) ||
+                   PMIX_CHECK_KEY(&data[i], PMIX_LOG_LOCAL_SYSLOG)) {
+            syslog(LOG_INFO, "%s:%u: %s", source->nspace, source->rank, v->data.string);
+        } else {
+            rc = PMIX_ERR_NOT_SUPPORTED;
+        }
+    }
+    return rc;
+}
+
+/* LOG: PMIX_INFO[] data, PMIX_INFO[] directives. */
+void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_LOG);
+    pmix_info_t *data, *dirs;
+    size_t ndata, ndirs;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_INFO, (void **)&data, &ndata) ||
+        !relay_unpack(r, payload, PMIX_INFO, (void **)&dirs, &ndirs)) {
+        return;
+    }
+    if (0 == ndata) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    if (NULL == server.host.log) {
+        relay_finish(r, log_here(&peer->proc, data, ndata));
+        return;
+    }
+    /* The host's log function returns nothing: it always calls back. */
+    server.host.log(&peer->proc, data, ndata, dirs, ndirs, op_answered, r);
+}
+
+/* ---- PUBLISH, LOOKUP, UNPUBLISH ----------------------------------------- */
+
+/* PUBLISH: PMIX_INFO[] data and directives. */
+void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_PUBLISH);
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+        return;
+    }
+    if (NULL != server.host.publish) {
+        rc = server.host.publish(&peer->proc, info, ninfo, op_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+static void lookup_answered(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
+                            void *cbdata)
+{
+    relay_t *r = cbdata;
+    if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, data, (int32_t)ndata, PMIX_PDATA);
+        if (PMIX_SUCCESS != rc) {
+            status = rc;
+        }
+    }
+    relay_answered(r, status);
+}
+
+/* LOOKUP: PMIX_STRING[] keys, PMIX_INFO[] directives; reply PMIX_PDATA[]. */
+void lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_LOOKUP);
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+
+    if (NULL == r || !relay_unpack_keys(r, payload) ||
+        !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+        return;
+    }
+    if (NULL == r->keys[0]) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    if (NULL != server.host.lookup) {
+        rc = server.host.lookup(&peer->proc, r->keys, info, ninfo, lookup_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+/* UNPUBLISH: PMIX_STRING[] keys (empty: all of the caller's), PMIX_INFO[]. */
+void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_UNPUBLISH);
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+
+    if (NULL == r || !relay_unpack_keys(r, payload) ||
+        !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+        return;
+    }
+    if (NULL != server.host.unpublish) {
+        rc = server.host.unpublish(&peer->proc, NULL == r->keys[0] ? NULL : r->keys, info, ninfo,
+                                   op_answered, r);
+    }
+    relay_called(r, rc);
+}
+
+/* ---- SPAWN ------------------------------------------------------------- */
+
+static void spawn_answered(pmix_status_t status, char nspace[], void *cbdata)
+{
+    relay_t *r = cbdata;
+    if (PMIX_SUCCESS == status) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, &nspace, 1, PMIX_STRING);
+        if (PMIX_SUCCESS != rc) {
+            status = rc;
+        }
+    }
+    relay_answered(r, status);
+}
+
+/* SPAWN: PMIX_INFO[] job info, PMIX_APP[] apps; reply PMIX_STRING nspace. */
+void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    relay_t *r = relay_new(peer, tag, PROTOCOL_SPAWN);
+    pmix_info_t *info;
+    pmix_app_t *apps;
+    size_t ninfo, napps;
+    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
+
+    if (NULL == r || !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo) ||
+        !relay_unpack(r, payload, PMIX_APP, (void **)&apps, &napps)) {
+        return;
+    }
+    if (0 == napps) {
+        relay_finish(r, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    if (NULL != server.host.spawn) {
+        rc = server.host.spawn(&peer->proc, info, ninfo, apps, napps, spawn_answered, r);
+    }
+    relay_called(r, rc);
+}

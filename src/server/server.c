@@ -1,0 +1,289 @@
+/*
+ * server.c - PMIx_server_init and PMIx_server_finalize: the server
+ * library's progress thread and the way work reaches it.
+ *
+ * Design notes:
+ *  - One progress thread runs a private libevent loop. Work from other
+ *    threads (the host's calls, the host's callbacks) is queued under a
+ *    mutex and the loop is woken through an eventfd, so libevent itself
+ *    needs no locking.
+ *  - A call arriving in the progress thread (a host calling back from
+ *    inside a module function, say) runs at once: queueing it would
+ *    deadlock a blocking caller.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "errno_status.h"
+#include "pmix.h"
+#include "role.h"
+#include "server.h"
+
+server_state_t server;
+
+typedef struct post {
+    void (*fn)(void *arg);
+    void *arg;
+    struct post *next;
+} post_t;
+
+static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
+static post_t *post_head, *post_tail;
+static int wake_fd = -1;
+static struct event *wake_event;
+static bool stopping;
+/* Cleared (under post_lock) when finalize has started: later posts are
+ * refused rather than left to wait for a loop that is going away. */
+static bool accepting;
+
+bool server_in_thread(void)
+{
+    return server.initialized && pthread_equal(pthread_self(), server.thread);
+}
+
+static void wake(void)
+{
+    uint64_t one = 1;
+    while (write(wake_fd, &one, sizeof(one)) < 0 && EINTR == errno) {
+    }
+}
+
+static void run_posted(evutil_socket_t fd, short what, void *arg)
+{
+    uint64_t count;
+    post_t *list;
+
+    while (read(fd, &count, sizeof(count)) < 0 && EINTR == errno) {
+    }
+    pthread_mutex_lock(&post_lock);
+    list = post_head;
+    post_head = post_tail = NULL;
+    pthread_mutex_unlock(&post_lock);
+    while (NULL != list) {
+        post_t *p = list;
+        list = p->next;
+        p->fn(p->arg);
+        free(p);
+    }
+}
+
+pmix_status_t server_post(void (*fn)(void *arg), void *arg)
+{
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (server_in_thread()) {
+        fn(arg);
+        return PMIX_SUCCESS;
+    }
+    post_t *p = malloc(sizeof(*p));
+    if (NULL == p) {
+        return PMIX_ERR_NOMEM;
+    }
+    *p = (post_t){.fn = fn, .arg = arg};
+    pthread_mutex_lock(&post_lock);
+    if (!accepting) {
+        pthread_mutex_unlock(&post_lock);
+        free(p);
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == post_tail) {
+        post_head = p;
+    } else {
+        post_tail->next = p;
+    }
+    post_tail = p;
+    pthread_mutex_unlock(&post_lock);
+    wake();
+    return PMIX_SUCCESS;
+}
+
+typedef struct sync_call {
+    pmix_status_t (*fn)(void *arg);
+    void *arg;
+    pmix_status_t status;
+    bool done;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+} sync_call_t;
+
+static void run_sync_call(void *p)
+{
+    sync_call_t *call = p;
+    pmix_status_t status = call->fn(call->arg);
+    pthread_mutex_lock(&call->lock);
+    call->status = status;
+    call->done = true;
+    pthread_cond_signal(&call->cond);
+    pthread_mutex_unlock(&call->lock);
+}
+
+pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg)
+{
+    if (server_in_thread()) {
+        return fn(arg);
+    }
+    sync_call_t call = {.fn = fn, .arg = arg, .lock = PTHREAD_MUTEX_INITIALIZER,
+                        .cond = PTHREAD_COND_INITIALIZER};
+    pmix_status_t rc = server_post(run_sync_call, &call);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    pthread_mutex_lock(&call.lock);
+    while (!call.done) {
+        pthread_cond_wait(&call.cond, &call.lock);
+    }
+    pthread_mutex_unlock(&call.lock);
+    pthread_cond_destroy(&call.cond);
+    pthread_mutex_destroy(&call.lock);
+    return call.status;
+}
+
+static void *progress_thread(void *arg)
+{
+    while (!stopping) {
+        event_base_loop(server.base, EVLOOP_ONCE);
+    }
+    return NULL;
+}
+
+/* Read what PMIx_server_init's info says about us. */
+static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
+{
+    const char *tmpdir = NULL;
+
+    PMIX_LOAD_PROCID(&server.me, NULL, 0);
+    for (size_t i = 0; i < ninfo; i++) {
+        const pmix_value_t *v = &info[i].value;
+        if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_TMPDIR) && PMIX_STRING == v->type) {
+            tmpdir = v->data.string;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_NSPACE) && PMIX_STRING == v->type) {
+            PMIX_LOAD_NSPACE(server.me.nspace, v->data.string);
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_RANK) && PMIX_PROC_RANK == v->type) {
+            server.me.rank = v->data.rank;
+        }
+    }
+    if ('\0' == server.me.nspace[0]) {
+        snprintf(server.me.nspace, sizeof(server.me.nspace), "drover-server.%ld",
+                 (long)getpid());
+    }
+    if (NULL == tmpdir && NULL == (tmpdir = getenv("TMPDIR"))) {
+        tmpdir = "/tmp";
+    }
+    server.tmpdir = strdup(tmpdir);
+    return NULL == server.tmpdir ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+static void release_state(void)
+{
+    if (NULL != wake_event) {
+        event_free(wake_event);
+        wake_event = NULL;
+    }
+    if (wake_fd >= 0) {
+        close(wake_fd);
+        wake_fd = -1;
+    }
+    if (NULL != server.base) {
+        event_base_free(server.base);
+    }
+    free(server.tmpdir);
+    memset(&server, 0, sizeof(server));
+}
+
+PMIX_EXPORT pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_info_t info[],
+                                           size_t ninfo)
+{
+    pmix_status_t rc;
+
+    if (NULL == info && 0 != ninfo) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS != (rc = role_claim(ROLE_SERVER))) {
+        return rc;
+    }
+    memset(&server, 0, sizeof(server));
+    if (NULL != module) {
+        server.host = *module;
+    }
+    stopping = false;
+    if (PMIX_SUCCESS != (rc = read_init_info(info, ninfo))) {
+        goto fail;
+    }
+    rc = PMIX_ERR_NOMEM;
+    if (NULL == (server.base = event_base_new())) {
+        goto fail;
+    }
+    if ((wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+        rc = errno_status(errno);
+        goto fail;
+    }
+    wake_event = event_new(server.base, wake_fd, EV_READ | EV_PERSIST, run_posted, NULL);
+    if (NULL == wake_event || 0 != event_add(wake_event, NULL)) {
+        goto fail;
+    }
+    if (PMIX_SUCCESS != (rc = listener_start())) {
+        goto fail;
+    }
+    server.initialized = true;
+    accepting = true;
+    if (0 != pthread_create(&server.thread, NULL, progress_thread, NULL)) {
+        server.initialized = false;
+        listener_stop();
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
+        goto fail;
+    }
+    return PMIX_SUCCESS;
+
+fail:
+    release_state();
+    role_release(ROLE_SERVER);
+    return rc;
+}
+
+static pmix_status_t shut_down(void *arg)
+{
+    pthread_mutex_lock(&post_lock);
+    accepting = false;
+    pthread_mutex_unlock(&post_lock);
+    peer_close_all();
+    collective_clear_all();
+    data_clear_all();
+    nspace_clear_all();
+    listener_stop();
+    store_clear(&server.data);
+    stopping = true;
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t PMIx_server_finalize(void)
+{
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (server_in_thread()) {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    server_run_sync(shut_down, NULL);
+    /* The loop may be idle in EVLOOP_ONCE: one more wake-up lets it see
+     * the flag. */
+    wake();
+    pthread_join(server.thread, NULL);
+    /* Work posted while the shutdown was queued is dropped. */
+    pthread_mutex_lock(&post_lock);
+    while (NULL != post_head) {
+        post_t *p = post_head;
+        post_head = p->next;
+        free(p);
+    }
+    post_tail = NULL;
+    pthread_mutex_unlock(&post_lock);
+    release_state();
+    role_release(ROLE_SERVER);
+    return PMIX_SUCCESS;
+}

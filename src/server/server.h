@@ -1,0 +1,291 @@
+/*
+ * server.h - what the files of the server library share. Private.
+ *
+ * The server library runs in the host's process. It owns one thread, the
+ * progress thread, running a libevent loop; every piece of server state is
+ * touched only there. Public calls made by the host in its own threads
+ * post a closure to that thread (server_post) and, when blocking, wait for
+ * it (server_run_sync). Calls into the host module are made from the
+ * progress thread; the host's callbacks may come from any thread and are
+ * posted back.
+ *
+ * Files, one job each:
+ *   server.c      PMIx_server_init/finalize, the thread, posting
+ *   listener.c    the rendezvous socket: accept, peer credentials
+ *   peer.c        a client connection: frames in, dispatch, frames out
+ *   nspace.c      registered jobs and clients, setup_fork, cleanup
+ *   hello.c       HELLO and FINALIZE: a client's arrival and departure
+ *   collective.c  gathering the local participants of fence/connect
+ *   fence.c       PMIx_Fence: the collective and its data
+ *   data.c        COMMIT and GET: committed data, direct modex
+ *   notify.c      events to and from clients and the host
+ *   requests.c    the requests relayed to a host module function (abort,
+ *                 query, log, job control, publish, spawn...)
+ *   maps.c        PMIx_generate_regex/ppn, locality and cpuset strings
+ */
+#ifndef DROVER_SERVER_H
+#define DROVER_SERVER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "hashmap.h"
+#include "pmix_common.h"
+#include "pmix_server.h"
+#include "protocol.h"
+#include "store.h"
+
+struct event_base;
+struct bufferevent;
+
+/* Scope bits of committed data in the store (hashmap_entry_t.flags): who
+ * may see it. Registration data carries no bits and is never exported. */
+#define SCOPE_LOCAL 0x1u
+#define SCOPE_REMOTE 0x2u
+
+typedef struct server_nspace server_nspace_t;
+typedef struct server_client server_client_t;
+typedef struct server_peer server_peer_t;
+
+/* A registered job. */
+struct server_nspace {
+    char name[PMIX_MAX_NSLEN + 1];
+    uint32_t nlocal;             /* local processes, as registered */
+    pmix_data_buffer_t reg;      /* the registration, packed once as PMIX_INFO[] */
+    hashmap_t clients;           /* rank (4 bytes) -> server_client_t * */
+    hashmap_t local_ranks;       /* ranks named by PMIX_LOCAL_PEERS */
+    char **cleanup;              /* paths to remove when the job goes */
+    uint8_t *cleanup_mode;       /* cleanup_mode_t of each */
+    size_t ncleanup;
+};
+
+/* A registered local process. */
+struct server_client {
+    server_nspace_t *ns;
+    pmix_proc_t proc;
+    uid_t uid;
+    gid_t gid;
+    void *server_object;         /* the host's */
+    server_peer_t *peer;         /* its connection while connected */
+    bool finalized;              /* called PMIx_Finalize */
+    bool gone;                   /* lost without finalizing, or deregistered */
+};
+
+/* A connection from a client or tool. Reference counted: requests waiting
+ * on the host hold a reference, so a reply to a connection that closed
+ * meanwhile is dropped rather than sent into freed memory. */
+struct server_peer {
+    int refs;
+    struct bufferevent *bev;     /* NULL once closed */
+    server_client_t *client;     /* after HELLO */
+    pmix_proc_t proc;            /* who it is (after HELLO) */
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+    bool close_when_flushed;
+    bool tool;                   /* a tool, not a registered client */
+    server_peer_t *prev, *next;  /* every open connection */
+};
+
+typedef struct server_state {
+    bool initialized;
+    pmix_server_module_t host;
+    pmix_proc_t me;              /* the server's own identity */
+    struct event_base *base;
+    pthread_t thread;
+    char *dir;                   /* private directory holding the socket */
+    char *socket_path;
+    char *uri;                   /* PROTOCOL_URI_PREFIX + socket_path */
+    char *tmpdir;                /* PMIX_SERVER_TMPDIR as given or found */
+    hashmap_t nspaces;           /* name -> server_nspace_t * */
+    store_t data;                /* registrations and committed data */
+} server_state_t;
+
+/* The one server of the process. Touched in the progress thread only
+ * (initialized and the paths excepted, which are set before it starts). */
+extern server_state_t server;
+
+/* ---- server.c --------------------------------------------------------- */
+
+/* Run fn(arg) in the progress thread, soon; at once when called from it.
+ * Returns PMIX_ERR_INIT when the server is not running (fn not called). */
+pmix_status_t server_post(void (*fn)(void *arg), void *arg);
+
+/* Run fn(arg) in the progress thread and wait for its status. */
+pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg);
+
+/* True in the progress thread. */
+bool server_in_thread(void);
+
+/* ---- listener.c ------------------------------------------------------- */
+
+/* Create the private directory and the listening socket in it, and start
+ * accepting (in base). On failure nothing is left behind. */
+pmix_status_t listener_start(void);
+
+/* Stop accepting; remove the socket and the directory. */
+void listener_stop(void);
+
+/* ---- peer.c ----------------------------------------------------------- */
+
+/* Adopt an accepted socket whose credentials have been checked. */
+void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid);
+
+void peer_retain(server_peer_t *peer);
+void peer_release(server_peer_t *peer);
+
+/* Send a reply (command | PROTOCOL_REPLY, tag) carrying status then the
+ * unread bytes of body (may be NULL). Dropped when the peer has closed. */
+void peer_reply(server_peer_t *peer, uint16_t command, uint32_t tag, pmix_status_t status,
+                const pmix_data_buffer_t *body);
+
+/* Send a message that needs no reply (events). */
+void peer_send(server_peer_t *peer, uint16_t command, const pmix_data_buffer_t *payload);
+
+/* Close after what is queued has been written. */
+void peer_close_when_flushed(server_peer_t *peer);
+
+/* Close every connection (finalize). */
+void peer_close_all(void);
+
+/* The first open connection (then ->next), for walking them all. */
+server_peer_t *peer_first(void);
+
+/* A request handler: payload is positioned after the header; the handler
+ * owns neither the peer reference nor the payload past its return. */
+typedef void (*peer_handler_t)(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* ---- nspace.c --------------------------------------------------------- */
+
+server_nspace_t *nspace_find(const char *name);
+server_client_t *nspace_client(const server_nspace_t *ns, pmix_rank_t rank);
+server_client_t *nspace_find_client(const pmix_proc_t *proc);
+
+/* How many local processes a participant entry stands for: 0 or 1 for a
+ * rank, the job's local processes for a wildcard. */
+uint32_t nspace_local_count(const pmix_proc_t *proc);
+
+/* Whether rank of ns runs on this node (registered, or a local peer). */
+bool nspace_is_local(const server_nspace_t *ns, pmix_rank_t rank);
+
+/* How a path registered for cleanup goes: a file, an empty directory, or
+ * a directory and everything under it. */
+typedef enum { CLEANUP_FILE, CLEANUP_DIR, CLEANUP_TREE } cleanup_mode_t;
+
+/* Remember an absolute path to remove when ns goes (PMIX_REGISTER_CLEANUP
+ * and _CLEANUP_DIR). PMIX_ERR_BAD_PARAM for a relative path or "/". */
+pmix_status_t nspace_add_cleanup(server_nspace_t *ns, const char *path, cleanup_mode_t mode);
+
+/* A client is gone (lost its connection without finalizing, or was
+ * deregistered): fail what waits on it. */
+void nspace_client_gone(server_client_t *client);
+
+/* Free every namespace (finalize). */
+void nspace_clear_all(void);
+
+/* ---- hello.c ---------------------------------------------------------- */
+
+void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* The peer's connection closed: if its client had not finalized, it is
+ * gone. */
+void hello_peer_closed(server_peer_t *peer);
+
+/* ---- collective.c ----------------------------------------------------- */
+
+/* A collective over a set of processes (fence, connect, disconnect): the
+ * server gathers its local participants, then hands it to the host once. */
+typedef enum { COLLECTIVE_FENCE, COLLECTIVE_CONNECT, COLLECTIVE_DISCONNECT } collective_kind_t;
+
+typedef struct collective_member {
+    server_peer_t *peer;         /* a reference */
+    uint32_t tag;
+    pmix_proc_t proc;
+} collective_member_t;
+
+typedef struct collective {
+    collective_kind_t kind;
+    char *signature;             /* kind and sorted participants */
+    pmix_proc_t *procs;          /* participants, sorted, as the host sees them */
+    size_t nprocs;
+    pmix_info_t *info;           /* the first contributor's directives */
+    size_t ninfo;
+    uint32_t expected;           /* local participants */
+    collective_member_t *members;
+    size_t nmembers;
+    bool collect_data;           /* fence: PMIX_COLLECT_DATA */
+    pmix_data_buffer_t blob;     /* fence: the local participants' data */
+    struct event *timer;         /* PMIX_TIMEOUT */
+    bool at_host;                /* handed to the host, awaiting its answer;
+                                  * set by who hands it over */
+    bool abandoned;              /* failed while at the host: free on answer */
+    struct collective *next;
+} collective_t;
+
+/* Add peer's contribution (its request tag, the participants it named,
+ * empty meaning its whole namespace, and its directives; the arrays are
+ * taken over whatever happens). On success *c is the collective and
+ * *complete tells whether every local participant is now in. On failure
+ * the caller replies with the status. */
+pmix_status_t collective_join(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
+                              pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
+                              size_t ninfo, collective_t **c, bool *complete);
+
+/* Answer every member with status and body (may be NULL) and free c (or
+ * leave it to the host's answer when it is at the host). */
+void collective_finish(collective_t *c, uint16_t command, pmix_status_t status,
+                       const pmix_data_buffer_t *body);
+
+/* The host answered c: true when c is to be finished now, false when it
+ * was abandoned meanwhile (it has been freed). */
+bool collective_host_answered(collective_t *c);
+
+/* Any collective waiting on client fails. */
+void collective_client_gone(server_client_t *client);
+void collective_clear_all(void);
+
+void connect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void disconnect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* ---- fence.c / data.c ------------------------------------------------- */
+
+void fence_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void data_commit_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void data_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* Store the data of processes received from elsewhere (a fence's combined
+ * data, a direct modex answer): a sequence of procdata entries. Entries
+ * of local processes are skipped: the server has them first hand. */
+pmix_status_t data_absorb_blob(const char *blob, size_t size);
+
+/* Append a procdata entry with proc's data visible to scope_mask, if it
+ * has any (a wildcard rank: one entry per process of the namespace). */
+pmix_status_t data_pack_proc(pmix_data_buffer_t *buf, const pmix_proc_t *proc,
+                             uint32_t scope_mask, uint32_t *count);
+
+/* Any GET waiting on client fails. */
+void data_client_gone(server_client_t *client);
+void data_clear_all(void);
+
+/* ---- notify.c --------------------------------------------------------- */
+
+void notify_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* Deliver an event to the local clients in range (not to skip, if set). */
+void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
+                    const pmix_info_t *info, size_t ninfo, const server_peer_t *skip);
+
+/* ---- requests.c ------------------------------------------------------- */
+
+void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+#endif /* DROVER_SERVER_H */
