@@ -108,11 +108,12 @@ static int select_dims(walk_t *w, const caf_ref_t *ref, const caf_desc_t *desc, 
             s->count = (ptrdiff_t)rd->v.nvec;
             continue;
         case CAF_ARR_FULL:
+            /* Fixed-size arrays spell their extent out in the reference. */
             if (fixed) {
-                w->bad = true;
-                return -1;
+                from = rd->s.start, to = rd->s.end;
+            } else {
+                from = lb, to = ub, step = 1;
             }
-            from = lb, to = ub, step = 1;
             break;
         case CAF_ARR_RANGE:
             from = rd->s.start, to = rd->s.end;

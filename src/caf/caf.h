@@ -29,6 +29,7 @@ typedef struct caf_heap {
     char *base;
     size_t size;
     size_t top;            /* everything from here on is unused */
+    size_t fresh;          /* everything from here on was never allocated */
     struct caf_free *free; /* free blocks sorted by offset (private memory) */
     size_t nfree, capfree;
 } caf_heap_t;
@@ -38,6 +39,9 @@ void caf_heap_init(caf_heap_t *heap, char *base, size_t size);
 /* Returns 64-byte aligned memory, or NULL when the heap is exhausted. The same
  * sequence of calls gives the same addresses relative to heap->base. */
 void *caf_heap_alloc(caf_heap_t *heap, size_t size);
+/* caf_heap_alloc, with the memory zeroed; memory never allocated before is
+ * known to be zero and is not written. */
+void *caf_heap_alloc_zeroed(caf_heap_t *heap, size_t size);
 /* Returns memory from caf_heap_alloc; NULL is ignored. */
 void caf_heap_free(caf_heap_t *heap, void *mem);
 /* Releases the allocator's private bookkeeping. */

@@ -83,6 +83,9 @@ void *caf_heap_alloc(caf_heap_t *heap, size_t size)
         }
         off = heap->top;
         heap->top += need;
+        if (heap->top > heap->fresh) {
+            heap->fresh = heap->top;
+        }
     }
     *(size_t *)(heap->base + off) = need;
     return heap->base + off + HEADER;
@@ -125,4 +128,19 @@ void caf_heap_free(caf_heap_t *heap, void *mem)
         heap->top = heap->free[heap->nfree - 1].off;
         remove_at(heap, heap->nfree - 1);
     }
+}
+
+void *caf_heap_alloc_zeroed(caf_heap_t *heap, size_t size)
+{
+    size_t written = heap->fresh;
+    char *mem = caf_heap_alloc(heap, size);
+    if (mem) {
+        /* Beyond the high-water mark the pages were never written: they are
+         * still the zeros the kernel gave them, and may not be written now,
+         * since other images may already use them. */
+        size_t off = (size_t)(mem - heap->base);
+        size_t dirty = off < written ? written - off : 0;
+        memset(mem, 0, dirty < size ? dirty : size);
+    }
+    return mem;
 }

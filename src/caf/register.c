@@ -17,7 +17,6 @@
  * gfortran emits the SYNC ALL that follows ALLOCATE itself; DEALLOCATE of a
  * coarray synchronizes here, before the memory is given back.
  */
-#include <string.h>
 
 #include "caf.h"
 
@@ -82,7 +81,11 @@ CAF_EXPORT void _gfortran_caf_register(size_t size, int kind, caf_token_t *token
     if (CAF_REG_ALLOC_REGISTER_ONLY != kind) {
         size_t bytes = bytes_for(kind, size);
         caf_heap_t *heap = collective(kind) ? &caf.sym : &caf.local;
-        char *mem = caf_heap_alloc(heap, bytes ? bytes : 1);
+        /* Locks and events start unlocked and at zero. Static ones get
+         * memory never used before, already zero: writing it could wipe an
+         * early EVENT POST of an image that started sooner. */
+        char *mem = bytes != size ? caf_heap_alloc_zeroed(heap, bytes ? bytes : 1)
+                                  : caf_heap_alloc(heap, bytes ? bytes : 1);
         if (NULL == mem) {
             if (tok != *token) {
                 caf_heap_free(&caf.local, tok);
@@ -92,10 +95,6 @@ CAF_EXPORT void _gfortran_caf_register(size_t size, int kind, caf_token_t *token
                       "(DROVER_CAF_HEAP sets its size)", bytes,
                       heap == &caf.sym ? "symmetric" : "local");
             return;
-        }
-        if (bytes != size) {
-            /* Locks and events start unlocked and at zero. */
-            memset(mem, 0, bytes);
         }
         tok->mem = mem;
         tok->size = bytes;

@@ -25,16 +25,30 @@ void caf_view_desc(caf_view_t *view, const caf_desc_t *desc, char *base,
     memset(view, 0, sizeof(*view));
     view->base = base;
     view->rank = desc->dtype.rank;
+    ptrdiff_t elem = (ptrdiff_t)desc->dtype.elem_len;
     for (int d = 0; d < view->rank; d++) {
         const caf_dim_t *dim = &desc->dim[d];
         ptrdiff_t extent = dim->ubound - dim->lbound + 1;
         view->extent[d] = extent > 0 ? extent : 0;
-        view->stride[d] = dim->stride * (ptrdiff_t)desc->dtype.elem_len;
-        if (vector && vector[d].nvec > 0) {
+        view->stride[d] = dim->stride * elem;
+        if (NULL == vector) {
+            continue;
+        }
+        /* With vector subscripts the descriptor addresses the whole array:
+         * each dimension is either a vector of indices or a triplet, both
+         * in the array's index space. */
+        if (vector[d].nvec > 0) {
             view->extent[d] = (ptrdiff_t)vector[d].nvec;
             view->vec[d] = vector[d].u.v.vector;
             view->vec_kind[d] = vector[d].u.v.kind;
             view->vec_lb[d] = dim->lbound;
+        } else {
+            ptrdiff_t lo = vector[d].u.triplet.lower_bound, hi = vector[d].u.triplet.upper_bound;
+            ptrdiff_t step = vector[d].u.triplet.stride ? vector[d].u.triplet.stride : 1;
+            extent = (hi - lo) / step + 1;
+            view->extent[d] = extent > 0 ? extent : 0;
+            view->base += (lo - dim->lbound) * dim->stride * elem;
+            view->stride[d] = step * dim->stride * elem;
         }
     }
 }
