@@ -111,7 +111,7 @@ CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int n
 CAF_EXPORT void _gfortran_caf_change_team(caf_team_t *team, int flags);
 CAF_EXPORT void _gfortran_caf_end_team(caf_team_t *team);
 CAF_EXPORT void _gfortran_caf_sync_team(caf_team_t *team, int flags);
-CAF_EXPORT int _gfortran_caf_team_number(caf_team_t *team);
+CAF_EXPORT int _gfortran_caf_team_number(caf_team_t team);
 
 /* random.c */
 CAF_EXPORT void _gfortran_caf_random_init(bool repeatable, bool image_distinct);

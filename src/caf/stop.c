@@ -55,7 +55,7 @@ CAF_EXPORT void _gfortran_caf_stop_numeric(int code, bool quiet)
 
 CAF_EXPORT void _gfortran_caf_stop_str(const char *string, size_t len, bool quiet)
 {
-    if (!quiet) {
+    if (!quiet && string && len) {
         fprintf(stderr, "STOP %.*s\n", (int)len, string);
     }
     stop(0);
@@ -74,7 +74,7 @@ CAF_EXPORT void _gfortran_caf_error_stop(int code, bool quiet)
 CAF_EXPORT void _gfortran_caf_error_stop_str(const char *string, size_t len, bool quiet)
 {
     if (!quiet) {
-        fprintf(stderr, "ERROR STOP %.*s\n", (int)len, string);
+        fprintf(stderr, "ERROR STOP %.*s\n", string ? (int)len : 0, string ? string : "");
     }
     error_stop(1, "ERROR STOP");
 }
@@ -122,13 +122,14 @@ static void images_with(caf_desc_t *array, int *kind, uint32_t status, const cha
         }
         n++;
     }
+    /* gfortran rebases the result itself: it expects bounds 0..n-1. */
     array->base_addr = mem;
-    array->offset = (size_t)-1;
+    array->offset = 0;
     array->dtype.elem_len = (size_t)k;
     array->dtype.rank = 1;
     array->dtype.type = CAF_BT_INTEGER;
     array->span = k;
-    array->dim[0] = (caf_dim_t){.stride = 1, .lbound = 1, .ubound = n};
+    array->dim[0] = (caf_dim_t){.stride = 1, .lbound = 0, .ubound = n - 1};
 }
 
 CAF_EXPORT void _gfortran_caf_failed_images(caf_desc_t *array, caf_team_t *team, int *kind)

@@ -120,8 +120,9 @@ CAF_EXPORT void _gfortran_caf_sync_team(caf_team_t *team, int flags)
     caf_barrier(t);
 }
 
-CAF_EXPORT int _gfortran_caf_team_number(caf_team_t *team)
+/* Unlike the other team calls, gfortran passes the team by value here. */
+CAF_EXPORT int _gfortran_caf_team_number(caf_team_t team)
 {
-    caf_team_rt *t = team ? *team : caf.team;
+    caf_team_rt *t = team ? team : caf.team;
     return t ? t->number : -1;
 }
