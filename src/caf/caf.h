@@ -22,6 +22,11 @@
 #include "entry.h"
 
 #define CAF_SLOT_BYTES ((size_t)64 * 1024) /* one collective scratch slot */
+#define CAF_GATHER_BYTES ((size_t)4096)    /* small collectives: all contributions */
+#define CAF_RESULT_BYTES ((size_t)64)      /* small collectives: the result */
+/* Per segment: two scratch slots, then two gather areas each followed by a
+ * result area. */
+#define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + 2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
 
 /* ---- heap.c: a deterministic first-fit allocator over a byte range ---- */
 
@@ -166,6 +171,9 @@ int caf_team_inactive(const caf_team_rt *team);
 /* Barrier over the active members of `team`. Returns 0, CAF_STAT_FAILED_IMAGE
  * or CAF_STAT_STOPPED_IMAGE when members have failed or stopped. */
 int caf_barrier(caf_team_rt *team);
+/* caf_barrier, where the image that completes the barrier first runs
+ * complete(arg) (it may not run when members stopped or failed). */
+int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg);
 /* Completes `team`'s barrier if the members still active have all arrived
  * (called after a member stopped or failed). */
 void caf_barrier_poke(caf_team_rt *team);

@@ -10,6 +10,13 @@
  * only after reading. A collective is therefore one barrier per slot-sized
  * chunk. Each image that wants the result combines all contributions in
  * team order, so every image computes the same value, bit for bit.
+ *
+ * Small reductions (a result of at most CAF_RESULT_BYTES) take a shorter
+ * path: every member writes its contribution next to the others' in the
+ * first member's gather area, and the image that completes the barrier
+ * combines them once into the result area, which the others then copy.
+ * With more images than cores this saves each image from reading every
+ * other image's slot.
  */
 #include <complex.h>
 #include <stdlib.h>
@@ -255,29 +262,31 @@ static bool supported(const reduction_t *r)
     return NULL != numeric_combiner(r->elem);
 }
 
-static bool contiguous(const caf_desc_t *a)
+/* Whether `a` is contiguous; counts its elements either way. */
+static bool contiguous(const caf_desc_t *a, size_t *count)
 {
     ptrdiff_t expect = 1;
+    bool dense = true;
     for (int d = 0; d < a->dtype.rank; d++) {
         ptrdiff_t extent = a->dim[d].ubound - a->dim[d].lbound + 1;
         if (extent > 1 && a->dim[d].stride != expect) {
-            return false;
+            dense = false;
         }
         expect *= extent > 0 ? extent : 0;
     }
-    return true;
+    *count = (size_t)expect;
+    return dense;
 }
 
 /* The elements of `a` in one contiguous block: `a` itself when it is
  * contiguous, else a packed copy (released by unpack). */
 static char *pack(caf_desc_t *a, caf_elem_t t, size_t *count)
 {
-    caf_view_t view, flat;
-    caf_view_desc(&view, a, a->base_addr, NULL);
-    *count = caf_view_count(&view);
-    if (contiguous(a)) {
+    if (contiguous(a, count)) {
         return a->base_addr;
     }
+    caf_view_t view, flat;
+    caf_view_desc(&view, a, a->base_addr, NULL);
     char *buf = malloc(*count ? *count * t.size : 1);
     if (buf) {
         caf_view_flat(&flat, buf, *count, t.size);
@@ -299,6 +308,38 @@ static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count, bool wr
         caf_copy(&view, t, &flat, t, false);
     }
     free(buf);
+}
+
+static char *gather_area(const caf_team_rt *team, unsigned parity)
+{
+    return caf_segment(team->members[0]) + caf.slot_offset + 2 * CAF_SLOT_BYTES +
+           (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
+}
+
+typedef struct small_job {
+    const reduction_t *r;
+    const caf_team_rt *team;
+    char *gather;
+    size_t count, bytes;
+} small_job_t;
+
+/* Run by the image completing the barrier: result = all contributions
+ * combined in team order. */
+static void combine_gathered(void *arg)
+{
+    small_job_t *job = arg;
+    char *result = job->gather + CAF_GATHER_BYTES;
+    memcpy(result, job->gather, job->bytes);
+    for (int m = 1; m < job->team->size; m++) {
+        combine(job->r, result, job->gather + (size_t)m * job->bytes, job->count, NULL);
+    }
+}
+
+static bool small_reduction(const reduction_t *r, const caf_team_rt *team, size_t count)
+{
+    size_t bytes = count * r->elem.size;
+    return OP_USER != r->op && bytes <= CAF_RESULT_BYTES &&
+           (size_t)team->size * bytes <= CAF_GATHER_BYTES;
 }
 
 static void finish(int code, int *stat, char *errmsg, size_t errmsg_len, const char *what)
@@ -337,7 +378,17 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
     }
     bool wanted = 0 == result_image || team->index == result_image;
     int code = 0, bad = 0;
-    for (size_t lo = 0; lo < count; lo += chunk) {
+    if (small_reduction(r, team, count)) {
+        small_job_t job = {.r = r, .team = team, .count = count, .bytes = count * size};
+        job.gather = gather_area(team, team->coll_seq++ & 1);
+        memcpy(job.gather + (size_t)(team->index - 1) * job.bytes, buf, job.bytes);
+        code = caf_barrier_with(team, combine_gathered, &job);
+        if (wanted) {
+            memcpy(buf, job.gather + CAF_GATHER_BYTES, job.bytes);
+        }
+        chunk = count; /* done: the loop below does not run */
+    }
+    for (size_t lo = small_reduction(r, team, count) ? count : 0; lo < count; lo += chunk) {
         size_t n = count - lo < chunk ? count - lo : chunk;
         char *mine = buf + lo * size;
         unsigned parity = round_begin(team, mine, n * size, &code);

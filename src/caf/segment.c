@@ -92,7 +92,7 @@ static int plan_layout(void)
     heap = round_up(heap, HUGE_ALIGN);
     size_t ctl = round_up(sizeof(caf_ctl_t) + (size_t)caf.n * sizeof(uint32_t), 4096);
     caf.slot_offset = ctl;
-    size_t heaps = round_up(ctl + 2 * CAF_SLOT_BYTES, HUGE_ALIGN);
+    size_t heaps = round_up(ctl + CAF_SCRATCH_BYTES, HUGE_ALIGN);
     caf.stride = heaps + 2 * heap;
     return 0;
 }
@@ -100,8 +100,8 @@ static int plan_layout(void)
 static void setup_heaps(void)
 {
     char *seg = caf_segment(caf.me);
-    size_t heap = (caf.stride - round_up(caf.slot_offset + 2 * CAF_SLOT_BYTES, HUGE_ALIGN)) / 2;
-    char *sym = seg + round_up(caf.slot_offset + 2 * CAF_SLOT_BYTES, HUGE_ALIGN);
+    size_t heap = (caf.stride - round_up(caf.slot_offset + CAF_SCRATCH_BYTES, HUGE_ALIGN)) / 2;
+    char *sym = seg + round_up(caf.slot_offset + CAF_SCRATCH_BYTES, HUGE_ALIGN);
     caf_heap_init(&caf.sym, sym, heap);
     caf_heap_init(&caf.local, sym + heap, heap);
 }

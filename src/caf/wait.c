@@ -146,7 +146,7 @@ static _Atomic uint32_t *generation_word(caf_barrier_t *barrier)
 
 /* Moves generation `gen` on when every active member has arrived. Returns
  * true once `gen` is over (by our hand or another's). */
-static bool try_complete(caf_team_rt *team, uint32_t gen)
+static bool try_complete(caf_team_rt *team, uint32_t gen, void (*complete)(void *), void *arg)
 {
     caf_barrier_t *barrier = team->barrier;
     for (;;) {
@@ -157,6 +157,9 @@ static bool try_complete(caf_team_rt *team, uint32_t gen)
         uint32_t arrived = (uint32_t)word;
         if (0 == arrived || (int)arrived + caf_team_inactive(team) < team->size) {
             return false;
+        }
+        if (complete) {
+            complete(arg);
         }
         uint32_t partial = (int)arrived < team->size;
         uint64_t next = (uint64_t)(((gen & ~1u) + 2) | partial) << 32;
@@ -189,13 +192,18 @@ static int team_condition(const caf_team_rt *team)
 
 int caf_barrier(caf_team_rt *team)
 {
+    return caf_barrier_with(team, NULL, NULL);
+}
+
+int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg)
+{
     caf_barrier_t *barrier = team->barrier;
     _Atomic uint32_t *genword = generation_word(barrier);
     uint64_t word = atomic_fetch_add(&barrier->word, 1);
     uint32_t gen = (uint32_t)(word >> 32);
-    if (!try_complete(team, gen)) {
-        generation_arg_t arg = {genword, gen};
-        busy_wait(generation_moved, &arg);
+    if (!try_complete(team, gen, complete, arg)) {
+        generation_arg_t moved = {genword, gen};
+        busy_wait(generation_moved, &moved);
         while (atomic_load(genword) == gen) {
             atomic_fetch_add(&barrier->sleepers, 1);
             caf_futex_wait(genword, gen);
@@ -208,5 +216,5 @@ int caf_barrier(caf_team_rt *team)
 void caf_barrier_poke(caf_team_rt *team)
 {
     uint64_t word = atomic_load(&team->barrier->word);
-    try_complete(team, (uint32_t)(word >> 32));
+    try_complete(team, (uint32_t)(word >> 32), NULL, NULL);
 }
