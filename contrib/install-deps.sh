@@ -8,6 +8,8 @@ packages=(
   libevent-dev libhwloc-dev libssl-dev libyaml-dev zlib1g-dev check
   libpmix-dev                       # the reference headers/library we test our ABI against
   clang libclang-rt-14-dev          # libFuzzer and the sanitizer runtimes
+  gfortran                          # coarray tests (drover caf)
+  libcoarrays-openmpi-dev openmpi-bin  # OpenCoarrays, the coarray benchmark's anchor
 )
 
 missing=()
