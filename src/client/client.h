@@ -36,6 +36,9 @@ typedef struct client_state {
     store_t store;               /* what PMIx_Get answers locally */
     hashmap_t pending[3];        /* puts not yet committed: local, remote,
                                   * global; key -> pmix_value_t * */
+    uint32_t commits;            /* COMMITs sent so far: FENCE and GET carry
+                                  * it, so the server handles them after
+                                  * the commits that precede them */
 } client_state_t;
 
 /* The one client of the process. */
@@ -43,6 +46,10 @@ extern client_state_t client;
 
 /* Whether PMIx_Init has succeeded and PMIx_Finalize not yet undone it. */
 bool client_initialized(void);
+
+/* Start a FENCE or GET message with the number of commits sent so far
+ * (see conn.c: the server then handles it after them). */
+pmix_status_t client_pack_commits(pmix_data_buffer_t *msg);
 
 /* Store the procdata entries of a reply (count, then entries) in the
  * local store; locks client.lock itself. */
@@ -98,11 +105,16 @@ bool conn_in_progress_thread(void);
 
 /* ---- Waiting for a non-blocking call ------------------------------------ */
 
-/* A blocking call is its non-blocking twin plus a wait on one of these. */
+/* A blocking call is its non-blocking twin plus a wait on one of these.
+ * Between client_wait_init and client_wait, the first request the thread
+ * sends may go over the process's direct channel (conn.c), whose reply
+ * this thread then reads itself instead of waiting for the progress
+ * thread: a blocking call costs one wake-up, not two. */
 typedef struct client_wait {
     pthread_mutex_t lock;
     pthread_cond_t cond;
     bool done;
+    bool direct;              /* its request went over the direct channel */
     pmix_status_t status;
 } client_wait_t;
 
@@ -112,6 +124,41 @@ pmix_status_t client_wait(client_wait_t *w);
 void client_wait_done(client_wait_t *w, pmix_status_t status);
 /* A pmix_op_cbfunc_t that completes the client_wait_t at cbdata. */
 void client_wait_op_cb(pmix_status_t status, void *cbdata);
+
+/* The end of every blocking form: started is what its non-blocking twin
+ * returned (an error means the callback will never come). Waits, and
+ * returns the final status. */
+pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started);
+
+/* ---- results.c: requests answered by a status or an info array ---------- */
+
+/* Send a request whose reply is a status only; cbfunc runs in the progress
+ * thread unless an error is returned. */
+pmix_status_t client_request_op(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
+                                pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* Send a request whose reply is a status and PMIX_INFO[]; cbfunc gets the
+ * infos, valid until it calls the release function it is handed. */
+pmix_status_t client_request_infos(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
+                                   pmix_info_cbfunc_t cbfunc, void *cbdata);
+
+/* What a blocking call collects from a pmix_info_cbfunc_t. */
+typedef struct client_results {
+    client_wait_t wait;
+    pmix_info_t *info;
+    size_t ninfo;
+} client_results_t;
+
+/* A pmix_info_cbfunc_t keeping a copy of the infos in the client_results_t
+ * at cbdata and completing its wait. */
+void client_results_cb(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
+                       pmix_release_cbfunc_t release_fn, void *release_cbdata);
+
+/* Wait for res (whose call returned started: an error completes it at
+ * once) and hand its infos to the caller (PMIX_INFO_FREE; NULL info:
+ * discard them). Returns the status. */
+pmix_status_t client_wait_results(client_results_t *res, pmix_status_t started,
+                                  pmix_info_t **info, size_t *ninfo);
 
 /* ---- Directives common to many calls ------------------------------------ */
 

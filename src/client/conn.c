@@ -1,14 +1,27 @@
 /*
- * conn.c - the client's connection to its server and its progress thread.
+ * conn.c - the client's connections to its server and its progress
+ * thread.
  *
  * Design notes:
- *  - Requests are written by the calling thread itself (under a send
- *    lock), so a request costs no thread hand-off on the way out.
- *  - One progress thread polls the socket and an eventfd. It matches
- *    replies to requests by tag, runs event handlers, expires requests
- *    whose PMIX_TIMEOUT has passed, and runs work posted by other threads
- *    (callbacks PMIx says must not run in the caller's thread).
- *  - A request is entered in the pending list before it is sent, so its
+ *  - Requests are written by the calling thread itself, so a request
+ *    costs no thread hand-off on the way out.
+ *  - The main connection is read by one progress thread, which polls it
+ *    and an eventfd. It matches replies to requests by tag, runs event
+ *    handlers, expires requests whose PMIX_TIMEOUT has passed, and runs
+ *    work posted by other threads (callbacks PMIx says must not run in
+ *    the caller's thread).
+ *  - A second, direct connection serves blocking calls: the calling
+ *    thread sends its request there and reads the reply itself, so the
+ *    reply wakes one thread instead of two (on a loaded node that halves
+ *    a fence's cost). One thread at a time owns it (sync_lock, taken
+ *    with trylock); a blocking call made while another thread owns it
+ *    uses the main connection and waits like a non-blocking one, so no
+ *    call can wait behind another. The server never sends events there.
+ *    It is opened at the first blocking call.
+ *  - Requests on the two connections can overtake each other; the only
+ *    order that matters, a COMMIT before the FENCE or GET that follows,
+ *    is restored by the server from the commit count those carry.
+ *  - A request is entered in its pending list before it is sent, so its
  *    reply can never arrive unexpected.
  *  - When the server goes away every pending request fails with
  *    PMIX_ERR_LOST_CONNECTION and PMIX_ERR_LOST_CONNECTION handlers run;
@@ -50,21 +63,36 @@ typedef struct posted {
     struct posted *next;
 } posted_t;
 
+/* One socket to the server, with its unparsed input and its requests. */
+typedef struct channel {
+    int fd;                       /* -1: closed */
+    uint8_t *in;
+    size_t in_len, in_cap;
+    pending_t *pending;
+} channel_t;
+
 static struct {
-    pthread_mutex_t lock;         /* everything below but the input */
+    pthread_mutex_t lock;         /* main: fd, pending; posts; stop; tags */
     pthread_mutex_t send_lock;    /* whole frames go out one at a time */
-    int fd;                       /* -1: not connected */
+    channel_t main;
     int wake_fd;
     bool running;
     bool stop;
     pthread_t thread;
-    pending_t *pending;
     posted_t *posts, *posts_tail;
     uint32_t next_tag;
-    uint8_t *in;                  /* bytes read, not yet a whole frame */
-    size_t in_len, in_cap;
+    pthread_mutex_t sync_lock;    /* owns the direct channel */
+    channel_t direct;             /* touched only by the owner */
+    bool direct_failed;           /* could not be opened: do not retry */
+    char *uri;                    /* to open the direct channel */
+    pmix_proc_t me;
 } conn = {.lock = PTHREAD_MUTEX_INITIALIZER, .send_lock = PTHREAD_MUTEX_INITIALIZER,
-          .fd = -1, .wake_fd = -1};
+          .sync_lock = PTHREAD_MUTEX_INITIALIZER, .main = {.fd = -1}, .direct = {.fd = -1},
+          .wake_fd = -1};
+
+/* The blocking call this thread is making, between client_wait_init and
+ * its first request (or client_wait). */
+static __thread client_wait_t *current_wait;
 
 bool conn_in_progress_thread(void)
 {
@@ -74,7 +102,7 @@ bool conn_in_progress_thread(void)
 bool conn_connected(void)
 {
     pthread_mutex_lock(&conn.lock);
-    bool up = conn.fd >= 0;
+    bool up = conn.main.fd >= 0;
     pthread_mutex_unlock(&conn.lock);
     return up;
 }
@@ -110,6 +138,206 @@ pmix_status_t conn_post(void (*fn)(void *arg), void *arg)
     return PMIX_SUCCESS;
 }
 
+/* ---- Channels --------------------------------------------------------- */
+
+static pending_t *unlink_pending(pending_t **list, uint32_t tag)
+{
+    for (pending_t **p = list; NULL != *p; p = &(*p)->next) {
+        if ((*p)->tag == tag) {
+            pending_t *found = *p;
+            *p = found->next;
+            return found;
+        }
+    }
+    return NULL;
+}
+
+/* Take the request with tag out of c's list (the main list under lock). */
+static pending_t *take_pending(channel_t *c, uint32_t tag)
+{
+    if (c != &conn.main) {
+        return unlink_pending(&c->pending, tag);
+    }
+    pthread_mutex_lock(&conn.lock);
+    pending_t *p = unlink_pending(&c->pending, tag);
+    pthread_mutex_unlock(&conn.lock);
+    return p;
+}
+
+static void fail_all(pending_t *list, pmix_status_t status)
+{
+    while (NULL != list) {
+        pending_t *p = list;
+        list = p->next;
+        p->fn(status, NULL, p->arg);
+        free(p);
+    }
+}
+
+/* c's socket failed or closed: fail its requests. For the main channel
+ * the server is gone, which handlers hear about. */
+static void channel_lost(channel_t *c)
+{
+    bool is_main = c == &conn.main;
+    if (is_main) {
+        pthread_mutex_lock(&conn.lock);
+    }
+    if (c->fd < 0) {
+        if (is_main) {
+            pthread_mutex_unlock(&conn.lock);
+        }
+        return;
+    }
+    close(c->fd);
+    c->fd = -1;
+    pending_t *list = c->pending;
+    c->pending = NULL;
+    if (is_main) {
+        pthread_mutex_unlock(&conn.lock);
+    }
+    c->in_len = 0;
+    fail_all(list, PMIX_ERR_LOST_CONNECTION);
+    if (is_main) {
+        event_lost_connection();
+    }
+}
+
+static void handle_frame(channel_t *c, const protocol_header_t *h, pmix_data_buffer_t *payload)
+{
+    if (0 == (h->command & PROTOCOL_REPLY)) {
+        if (PROTOCOL_EVENT == h->command && c == &conn.main) {
+            event_received(payload);
+        }
+        return;
+    }
+    pending_t *p = take_pending(c, h->tag);
+    if (NULL == p) {
+        return; /* its requester gave up (timeout) */
+    }
+    pmix_status_t status;
+    if (PMIX_SUCCESS != protocol_unpack_status(payload, &status)) {
+        p->fn(PMIX_ERR_UNPACK_FAILURE, NULL, p->arg);
+    } else {
+        p->fn(status, payload, p->arg);
+    }
+    free(p);
+}
+
+/* Hand every whole frame in c's input to handle_frame. */
+static void parse_input(channel_t *c)
+{
+    size_t off = 0;
+    while (c->in_len - off >= PROTOCOL_HEADER_SIZE) {
+        protocol_header_t h;
+        if (PMIX_SUCCESS != protocol_decode_header(c->in + off, &h)) {
+            channel_lost(c);
+            return;
+        }
+        if (c->in_len - off - PROTOCOL_HEADER_SIZE < h.length) {
+            break;
+        }
+        pmix_data_buffer_t payload;
+        PMIX_DATA_BUFFER_CONSTRUCT(&payload);
+        if (h.length > 0) {
+            pmix_byte_object_t bo = {.bytes = malloc(h.length), .size = h.length};
+            if (NULL == bo.bytes) {
+                channel_lost(c);
+                return;
+            }
+            memcpy(bo.bytes, c->in + off + PROTOCOL_HEADER_SIZE, h.length);
+            PMIx_Data_load(&payload, &bo);
+        }
+        off += PROTOCOL_HEADER_SIZE + h.length;
+        handle_frame(c, &h, &payload);
+        PMIX_DATA_BUFFER_DESTRUCT(&payload);
+        if (c->fd < 0) {
+            return;
+        }
+    }
+    memmove(c->in, c->in + off, c->in_len - off);
+    c->in_len -= off;
+}
+
+/* Read what is waiting on c and handle the whole frames. */
+static void channel_read(channel_t *c)
+{
+    int fd = c->fd;
+    for (;;) {
+        if (c->in_cap - c->in_len < READ_CHUNK) {
+            size_t cap = c->in_cap + READ_CHUNK;
+            uint8_t *grown = cap > PROTOCOL_MAX_PAYLOAD + PROTOCOL_HEADER_SIZE + READ_CHUNK
+                                 ? NULL
+                                 : realloc(c->in, cap);
+            if (NULL == grown) {
+                channel_lost(c);
+                return;
+            }
+            c->in = grown;
+            c->in_cap = cap;
+        }
+        ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
+        if (n > 0) {
+            c->in_len += (size_t)n;
+            if (c->in_len < c->in_cap) {
+                break; /* short read: the socket is drained */
+            }
+            continue;
+        }
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
+            break;
+        }
+        parse_input(c);
+        channel_lost(c);
+        return;
+    }
+    parse_input(c);
+}
+
+static long ms_until(const struct timespec *t, const struct timespec *now)
+{
+    return (t->tv_sec - now->tv_sec) * 1000 + (t->tv_nsec - now->tv_nsec) / 1000000;
+}
+
+/* Fail c's expired requests; returns the poll timeout until the next
+ * deadline (-1: none). */
+static int expire(channel_t *c)
+{
+    struct timespec now;
+    pending_t *expired = NULL;
+    long next = -1;
+    bool is_main = c == &conn.main;
+
+    if (NULL == c->pending) {
+        return -1; /* unlocked peek: a new request wakes the thread anyway */
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (is_main) {
+        pthread_mutex_lock(&conn.lock);
+    }
+    for (pending_t **p = &c->pending; NULL != *p;) {
+        pending_t *q = *p;
+        long left = 0 == q->deadline.tv_sec ? -1 : ms_until(&q->deadline, &now);
+        if (0 != q->deadline.tv_sec && left <= 0) {
+            *p = q->next;
+            q->next = expired;
+            expired = q;
+            continue;
+        }
+        if (left >= 0 && (next < 0 || left < next)) {
+            next = left;
+        }
+        p = &q->next;
+    }
+    if (is_main) {
+        pthread_mutex_unlock(&conn.lock);
+    }
+    fail_all(expired, PMIX_ERR_TIMEOUT);
+    return next > 100000 ? 100000 : (int)next;
+}
+
 /* ---- The progress thread ---------------------------------------------- */
 
 static void run_posts(void)
@@ -126,190 +354,20 @@ static void run_posts(void)
     }
 }
 
-/* Take the pending request with tag out of the list. */
-static pending_t *take_pending(uint32_t tag)
-{
-    pthread_mutex_lock(&conn.lock);
-    for (pending_t **p = &conn.pending; NULL != *p; p = &(*p)->next) {
-        if ((*p)->tag == tag) {
-            pending_t *found = *p;
-            *p = found->next;
-            pthread_mutex_unlock(&conn.lock);
-            return found;
-        }
-    }
-    pthread_mutex_unlock(&conn.lock);
-    return NULL;
-}
-
-/* The server is gone: fail everything, once. */
-static void lost(void)
-{
-    pthread_mutex_lock(&conn.lock);
-    if (conn.fd < 0) {
-        pthread_mutex_unlock(&conn.lock);
-        return;
-    }
-    close(conn.fd);
-    conn.fd = -1;
-    pending_t *list = conn.pending;
-    conn.pending = NULL;
-    pthread_mutex_unlock(&conn.lock);
-    conn.in_len = 0;
-    while (NULL != list) {
-        pending_t *p = list;
-        list = p->next;
-        p->fn(PMIX_ERR_LOST_CONNECTION, NULL, p->arg);
-        free(p);
-    }
-    event_lost_connection();
-}
-
-static void handle_frame(const protocol_header_t *h, pmix_data_buffer_t *payload)
-{
-    if (0 == (h->command & PROTOCOL_REPLY)) {
-        if (PROTOCOL_EVENT == h->command) {
-            event_received(payload);
-        }
-        return;
-    }
-    pending_t *p = take_pending(h->tag);
-    if (NULL == p) {
-        return; /* its requester gave up (timeout) */
-    }
-    pmix_status_t status;
-    if (PMIX_SUCCESS != protocol_unpack_status(payload, &status)) {
-        p->fn(PMIX_ERR_UNPACK_FAILURE, NULL, p->arg);
-    } else {
-        p->fn(status, payload, p->arg);
-    }
-    free(p);
-}
-
-/* Hand every whole frame in the input to handle_frame. */
-static void parse_input(void)
-{
-    size_t off = 0;
-    while (conn.in_len - off >= PROTOCOL_HEADER_SIZE) {
-        protocol_header_t h;
-        if (PMIX_SUCCESS != protocol_decode_header(conn.in + off, &h)) {
-            lost();
-            return;
-        }
-        if (conn.in_len - off - PROTOCOL_HEADER_SIZE < h.length) {
-            break;
-        }
-        pmix_data_buffer_t payload;
-        PMIX_DATA_BUFFER_CONSTRUCT(&payload);
-        if (h.length > 0) {
-            pmix_byte_object_t bo = {.bytes = malloc(h.length), .size = h.length};
-            if (NULL == bo.bytes) {
-                lost();
-                return;
-            }
-            memcpy(bo.bytes, conn.in + off + PROTOCOL_HEADER_SIZE, h.length);
-            PMIx_Data_load(&payload, &bo);
-        }
-        off += PROTOCOL_HEADER_SIZE + h.length;
-        handle_frame(&h, &payload);
-        PMIX_DATA_BUFFER_DESTRUCT(&payload);
-    }
-    memmove(conn.in, conn.in + off, conn.in_len - off);
-    conn.in_len -= off;
-}
-
-static void read_socket(int fd)
-{
-    for (;;) {
-        if (conn.in_cap - conn.in_len < READ_CHUNK) {
-            size_t cap = conn.in_cap + READ_CHUNK;
-            if (cap > PROTOCOL_MAX_PAYLOAD + PROTOCOL_HEADER_SIZE + READ_CHUNK) {
-                lost();
-                return;
-            }
-            uint8_t *grown = realloc(conn.in, cap);
-            if (NULL == grown) {
-                lost();
-                return;
-            }
-            conn.in = grown;
-            conn.in_cap = cap;
-        }
-        ssize_t n = recv(fd, conn.in + conn.in_len, conn.in_cap - conn.in_len, MSG_DONTWAIT);
-        if (n > 0) {
-            conn.in_len += (size_t)n;
-            continue;
-        }
-        if (n < 0 && (EINTR == errno)) {
-            continue;
-        }
-        if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
-            break;
-        }
-        parse_input();
-        lost();
-        return;
-    }
-    parse_input();
-}
-
-static long ms_until(const struct timespec *t, const struct timespec *now)
-{
-    return (t->tv_sec - now->tv_sec) * 1000 + (t->tv_nsec - now->tv_nsec) / 1000000;
-}
-
-/* Fail expired requests; returns the poll timeout until the next one. */
-static int expire_requests(void)
-{
-    struct timespec now;
-    pending_t *expired = NULL;
-    long next = -1;
-
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    pthread_mutex_lock(&conn.lock);
-    for (pending_t **p = &conn.pending; NULL != *p;) {
-        pending_t *q = *p;
-        if (0 == q->deadline.tv_sec) {
-            p = &q->next;
-            continue;
-        }
-        long left = ms_until(&q->deadline, &now);
-        if (left <= 0) {
-            *p = q->next;
-            q->next = expired;
-            expired = q;
-            continue;
-        }
-        if (next < 0 || left < next) {
-            next = left;
-        }
-        p = &q->next;
-    }
-    pthread_mutex_unlock(&conn.lock);
-    while (NULL != expired) {
-        pending_t *q = expired;
-        expired = q->next;
-        q->fn(PMIX_ERR_TIMEOUT, NULL, q->arg);
-        free(q);
-    }
-    return next > 100000 ? 100000 : (int)next;
-}
-
 static void *progress(void *arg)
 {
     for (;;) {
-        int timeout = expire_requests();
+        int timeout = expire(&conn.main);
         pthread_mutex_lock(&conn.lock);
         bool stop = conn.stop;
-        int fd = conn.fd;
+        int fd = conn.main.fd;
         pthread_mutex_unlock(&conn.lock);
         if (stop) {
             break;
         }
         struct pollfd fds[2] = {{.fd = conn.wake_fd, .events = POLLIN},
                                 {.fd = fd, .events = POLLIN}};
-        int n = poll(fds, fd >= 0 ? 2 : 1, timeout);
-        if (n < 0) {
+        if (poll(fds, fd >= 0 ? 2 : 1, timeout) < 0) {
             continue;
         }
         if (fds[0].revents & POLLIN) {
@@ -319,7 +377,7 @@ static void *progress(void *arg)
         }
         run_posts();
         if (fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-            read_socket(fd);
+            channel_read(&conn.main);
         }
     }
     run_posts();
@@ -372,9 +430,10 @@ static pmix_status_t connect_socket(const char *uri, int *out)
     return PMIX_SUCCESS;
 }
 
-/* HELLO and its answer, before the progress thread exists. */
+/* HELLO and its answer, read on the spot. The direct channel says it is
+ * one (direct); its answer carries nothing after the status. */
 static pmix_status_t handshake(int fd, const pmix_proc_t *proc, const pmix_info_t *info,
-                               size_t ninfo, pmix_data_buffer_t *welcome)
+                               size_t ninfo, bool direct, pmix_data_buffer_t *welcome)
 {
     pmix_data_buffer_t hello;
     protocol_header_t h;
@@ -386,6 +445,7 @@ static pmix_status_t handshake(int fd, const pmix_proc_t *proc, const pmix_info_
         PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &hello, &pid, 1, PMIX_PID)) ||
         PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &hello, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &hello, &direct, 1, PMIX_BOOL)) ||
         PMIX_SUCCESS != (rc = protocol_send(fd, PROTOCOL_HELLO, 1, &hello))) {
         PMIX_DATA_BUFFER_DESTRUCT(&hello);
         return rc;
@@ -420,15 +480,24 @@ pmix_status_t conn_open(const char *uri, const pmix_proc_t *proc, const pmix_inf
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    if (PMIX_SUCCESS != (rc = handshake(fd, proc, info, ninfo, welcome))) {
+    if (PMIX_SUCCESS != (rc = handshake(fd, proc, info, ninfo, false, welcome))) {
         close(fd);
         return rc;
     }
-    conn.fd = fd;
-    conn.next_tag = 1;
-    if (PMIX_SUCCESS != (rc = start_thread())) {
-        conn.fd = -1;
+    if (NULL == (conn.uri = strdup(uri))) {
         close(fd);
+        PMIX_DATA_BUFFER_DESTRUCT(welcome);
+        return PMIX_ERR_NOMEM;
+    }
+    conn.me = *proc;
+    conn.main.fd = fd;
+    conn.next_tag = 1;
+    conn.direct_failed = false;
+    if (PMIX_SUCCESS != (rc = start_thread())) {
+        conn.main.fd = -1;
+        close(fd);
+        free(conn.uri);
+        conn.uri = NULL;
         PMIX_DATA_BUFFER_DESTRUCT(welcome);
     }
     return rc;
@@ -436,8 +505,45 @@ pmix_status_t conn_open(const char *uri, const pmix_proc_t *proc, const pmix_inf
 
 pmix_status_t conn_open_local(void)
 {
-    conn.fd = -1;
+    conn.main.fd = -1;
     return start_thread();
+}
+
+/* Open the direct channel if it is not (sync_lock held). */
+static bool direct_ready(void)
+{
+    pmix_data_buffer_t answer;
+    int fd = -1;
+
+    if (conn.direct.fd >= 0) {
+        return true;
+    }
+    if (conn.direct_failed || NULL == conn.uri) {
+        return false;
+    }
+    conn.direct_failed = true;
+    if (PMIX_SUCCESS != connect_socket(conn.uri, &fd)) {
+        return false;
+    }
+    if (PMIX_SUCCESS != handshake(fd, &conn.me, NULL, 0, true, &answer)) {
+        close(fd);
+        return false;
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&answer);
+    conn.direct.fd = fd;
+    conn.direct_failed = false;
+    return true;
+}
+
+static void free_channel(channel_t *c)
+{
+    if (c->fd >= 0) {
+        close(c->fd);
+        c->fd = -1;
+    }
+    free(c->in);
+    c->in = NULL;
+    c->in_len = c->in_cap = 0;
 }
 
 void conn_close(void)
@@ -452,52 +558,28 @@ void conn_close(void)
     pthread_join(conn.thread, NULL);
     pthread_mutex_lock(&conn.lock);
     conn.running = false;
-    pending_t *list = conn.pending;
-    conn.pending = NULL;
-    if (conn.fd >= 0) {
-        close(conn.fd);
-        conn.fd = -1;
-    }
+    pending_t *list = conn.main.pending;
+    conn.main.pending = NULL;
     pthread_mutex_unlock(&conn.lock);
     /* Requests still waiting learn the connection is gone. */
-    while (NULL != list) {
-        pending_t *p = list;
-        list = p->next;
-        p->fn(PMIX_ERR_LOST_CONNECTION, NULL, p->arg);
-        free(p);
-    }
+    fail_all(list, PMIX_ERR_LOST_CONNECTION);
+    free_channel(&conn.main);
+    pthread_mutex_lock(&conn.sync_lock);
+    free_channel(&conn.direct);
+    pthread_mutex_unlock(&conn.sync_lock);
     close(conn.wake_fd);
     conn.wake_fd = -1;
-    free(conn.in);
-    conn.in = NULL;
-    conn.in_len = conn.in_cap = 0;
+    free(conn.uri);
+    conn.uri = NULL;
 }
 
 /* ---- Requests --------------------------------------------------------- */
 
-static pmix_status_t send_frame(int fd, uint16_t command, uint32_t tag,
-                                const pmix_data_buffer_t *payload)
-{
-    pthread_mutex_lock(&conn.send_lock);
-    pmix_status_t rc = protocol_send(fd, command, tag, payload);
-    pthread_mutex_unlock(&conn.send_lock);
-    return rc;
-}
-
-pmix_status_t conn_send(uint16_t command, const pmix_data_buffer_t *payload)
-{
-    pthread_mutex_lock(&conn.lock);
-    int fd = conn.fd;
-    pthread_mutex_unlock(&conn.lock);
-    return fd < 0 ? PMIX_ERR_LOST_CONNECTION : send_frame(fd, command, 0, payload);
-}
-
-pmix_status_t conn_request(uint16_t command, const pmix_data_buffer_t *payload, int timeout,
-                           conn_reply_fn fn, void *arg)
+static pending_t *new_pending(conn_reply_fn fn, void *arg, int timeout)
 {
     pending_t *p = calloc(1, sizeof(*p));
     if (NULL == p) {
-        return PMIX_ERR_NOMEM;
+        return NULL;
     }
     p->fn = fn;
     p->arg = arg;
@@ -510,29 +592,98 @@ pmix_status_t conn_request(uint16_t command, const pmix_data_buffer_t *payload, 
             p->deadline.tv_nsec -= 1000000000L;
         }
     }
+    return p;
+}
+
+static uint32_t new_tag(void)
+{
+    uint32_t tag = conn.next_tag++;
+    if (0 == conn.next_tag) {
+        conn.next_tag = 1;
+    }
+    return tag;
+}
+
+/* Send over the direct channel on behalf of the blocking call w, if this
+ * thread can own the channel. True when sent (w->direct is then set and
+ * the thread owns sync_lock until client_wait). */
+static bool send_direct(client_wait_t *w, uint16_t command, const pmix_data_buffer_t *payload,
+                        pending_t *p)
+{
+    if (0 != pthread_mutex_trylock(&conn.sync_lock)) {
+        return false;
+    }
+    if (!direct_ready()) {
+        pthread_mutex_unlock(&conn.sync_lock);
+        return false;
+    }
     pthread_mutex_lock(&conn.lock);
-    int fd = conn.fd;
+    p->tag = new_tag();
+    pthread_mutex_unlock(&conn.lock);
+    if (PMIX_SUCCESS != protocol_send(conn.direct.fd, command, p->tag, payload)) {
+        free_channel(&conn.direct);
+        pthread_mutex_unlock(&conn.sync_lock);
+        return false;
+    }
+    p->next = conn.direct.pending;
+    conn.direct.pending = p;
+    w->direct = true;
+    return true;
+}
+
+pmix_status_t conn_send(uint16_t command, const pmix_data_buffer_t *payload)
+{
+    pthread_mutex_lock(&conn.lock);
+    int fd = conn.main.fd;
+    pthread_mutex_unlock(&conn.lock);
+    if (fd < 0) {
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+    pthread_mutex_lock(&conn.send_lock);
+    pmix_status_t rc = protocol_send(fd, command, 0, payload);
+    pthread_mutex_unlock(&conn.send_lock);
+    return rc;
+}
+
+pmix_status_t conn_request(uint16_t command, const pmix_data_buffer_t *payload, int timeout,
+                           conn_reply_fn fn, void *arg)
+{
+    client_wait_t *w = current_wait;
+    pending_t *p = new_pending(fn, arg, timeout);
+
+    current_wait = NULL;
+    if (NULL == p) {
+        return PMIX_ERR_NOMEM;
+    }
+    if (!conn_connected()) {
+        free(p);
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+    if (NULL != w && send_direct(w, command, payload, p)) {
+        return PMIX_SUCCESS;
+    }
+    pthread_mutex_lock(&conn.lock);
+    int fd = conn.main.fd;
     if (fd < 0) {
         pthread_mutex_unlock(&conn.lock);
         free(p);
         return PMIX_ERR_LOST_CONNECTION;
     }
-    p->tag = conn.next_tag++;
-    if (0 == conn.next_tag) {
-        conn.next_tag = 1;
-    }
+    p->tag = new_tag();
     uint32_t tag = p->tag;
-    p->next = conn.pending;
-    conn.pending = p;
+    p->next = conn.main.pending;
+    conn.main.pending = p;
     pthread_mutex_unlock(&conn.lock);
     if (timeout > 0) {
         wake(); /* the thread must see the new deadline */
     }
-    pmix_status_t rc = send_frame(fd, command, tag, payload);
+    pthread_mutex_lock(&conn.send_lock);
+    pmix_status_t rc = protocol_send(fd, command, tag, payload);
+    pthread_mutex_unlock(&conn.send_lock);
     if (PMIX_SUCCESS != rc) {
         /* Unless the thread already failed it, the request is ours to
          * withdraw: then its callback never runs. */
-        pending_t *mine = take_pending(tag);
+        pending_t *mine = take_pending(&conn.main, tag);
         if (NULL == mine) {
             return PMIX_SUCCESS;
         }
@@ -571,11 +722,8 @@ pmix_status_t conn_call(uint16_t command, const pmix_data_buffer_t *payload, int
         PMIX_DATA_BUFFER_CONSTRUCT(reply);
     }
     client_wait_init(&c.wait);
-    pmix_status_t rc = conn_request(command, payload, timeout, call_answered, &c);
-    if (PMIX_SUCCESS != rc) {
-        client_wait_done(&c.wait, rc);
-    }
-    rc = client_wait(&c.wait);
+    pmix_status_t rc = client_wait_started(
+        &c.wait, conn_request(command, payload, timeout, call_answered, &c));
     if (PMIX_SUCCESS != rc && NULL != reply) {
         PMIX_DATA_BUFFER_DESTRUCT(reply);
     }
@@ -589,11 +737,37 @@ void client_wait_init(client_wait_t *w)
     pthread_mutex_init(&w->lock, NULL);
     pthread_cond_init(&w->cond, NULL);
     w->done = false;
+    w->direct = false;
     w->status = PMIX_SUCCESS;
+    current_wait = w;
+}
+
+/* Read the direct channel until w is done (this thread owns it). */
+static void read_direct(client_wait_t *w)
+{
+    while (!w->done) {
+        if (conn.direct.fd < 0) {
+            fail_all(conn.direct.pending, PMIX_ERR_LOST_CONNECTION);
+            conn.direct.pending = NULL;
+            break;
+        }
+        struct pollfd p = {.fd = conn.direct.fd, .events = POLLIN};
+        int n = poll(&p, 1, expire(&conn.direct));
+        if (n > 0) {
+            channel_read(&conn.direct);
+        }
+    }
+    pthread_mutex_unlock(&conn.sync_lock);
 }
 
 pmix_status_t client_wait(client_wait_t *w)
 {
+    if (current_wait == w) {
+        current_wait = NULL;
+    }
+    if (w->direct) {
+        read_direct(w);
+    }
     pthread_mutex_lock(&w->lock);
     while (!w->done) {
         pthread_cond_wait(&w->cond, &w->lock);
@@ -616,4 +790,12 @@ void client_wait_done(client_wait_t *w, pmix_status_t status)
 void client_wait_op_cb(pmix_status_t status, void *cbdata)
 {
     client_wait_done(cbdata, status);
+}
+
+pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started)
+{
+    if (PMIX_SUCCESS != started) {
+        client_wait_done(w, started);
+    }
+    return client_wait(w);
 }

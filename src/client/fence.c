@@ -75,7 +75,8 @@ PMIX_EXPORT pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs
         return rc;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&msg);
-    if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)procs, (int32_t)nprocs,
+    if (PMIX_SUCCESS == (rc = client_pack_commits(&msg)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)procs, (int32_t)nprocs,
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
@@ -92,15 +93,11 @@ PMIX_EXPORT pmix_status_t PMIx_Fence(const pmix_proc_t procs[], size_t nprocs,
                                      const pmix_info_t info[], size_t ninfo)
 {
     client_wait_t wait;
-    pmix_status_t rc;
 
     if (conn_in_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }
     client_wait_init(&wait);
-    if (PMIX_SUCCESS != (rc = PMIx_Fence_nb(procs, nprocs, info, ninfo, client_wait_op_cb,
-                                            &wait))) {
-        client_wait_done(&wait, rc);
-    }
-    return client_wait(&wait);
+    return client_wait_started(
+        &wait, PMIx_Fence_nb(procs, nprocs, info, ninfo, client_wait_op_cb, &wait));
 }

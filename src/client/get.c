@@ -163,7 +163,8 @@ static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ni
         PMIx_Info_load(&dirs[ninfo], PMIX_IMMEDIATE, NULL, PMIX_BOOL);
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&msg);
-    if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->proc, 1, PMIX_PROC)) &&
+    if (PMIX_SUCCESS == (rc = client_pack_commits(&msg)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->proc, 1, PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &key, 1, PMIX_STRING)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, dirs, (int32_t)ndirs, PMIX_INFO)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &need_ns, 1, PMIX_BOOL))) {

@@ -99,8 +99,12 @@ PMIX_EXPORT pmix_status_t PMIx_Commit(void)
         rc = pack_pending(&msg, &client.pending[s]);
     }
     if (PMIX_SUCCESS == rc) {
-        /* Sent under the lock, so two commits cannot overtake each other. */
+        /* Sent under the lock, so two commits cannot overtake each other
+         * and the count always matches what was sent. */
         rc = conn_send(PROTOCOL_COMMIT, &msg);
+    }
+    if (PMIX_SUCCESS == rc) {
+        client.commits++;
     }
     if (PMIX_SUCCESS == rc) {
         for (int s = 0; s < 3; s++) {
@@ -129,4 +133,12 @@ PMIX_EXPORT pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const cha
     rc = NULL == keys ? PMIX_ERR_NOMEM : store_set(keys, key, val, 0);
     pthread_mutex_unlock(&client.lock);
     return rc;
+}
+
+pmix_status_t client_pack_commits(pmix_data_buffer_t *msg)
+{
+    pthread_mutex_lock(&client.lock);
+    uint32_t commits = client.commits;
+    pthread_mutex_unlock(&client.lock);
+    return PMIx_Data_pack(NULL, msg, &commits, 1, PMIX_UINT32);
 }

@@ -303,7 +303,7 @@ void data_client_gone(server_client_t *client)
     waiter_t *w = waiters;
     while (NULL != w) {
         waiter_t *next = w->next;
-        if (NULL != w->peer && w->peer == client->peer) {
+        if (NULL != w->peer && PMIX_CHECK_PROCID(&w->peer->proc, &client->proc)) {
             /* The asker itself: nobody to answer. */
             unlink_waiter(w);
             free_waiter(w);
@@ -340,6 +340,10 @@ void data_commit_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *
         protocol_free_array(info, ninfo, PMIX_INFO);
     }
     recheck(&peer->proc);
+    if (NULL != peer->client) {
+        peer->client->commits++;
+        peer_run_deferred(peer->client);
+    }
 }
 
 /* ---- GET --------------------------------------------------------------- */

@@ -140,6 +140,23 @@ static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
     return PMIX_SUCCESS;
 }
 
+/* A direct connection must come from the very process whose main
+ * connection is already in. */
+static pmix_status_t check_direct(server_peer_t *peer, const pmix_proc_t *proc,
+                                  server_client_t **out)
+{
+    server_client_t *client = nspace_find_client(proc);
+
+    if (NULL == client || NULL == client->peer || client->finalized) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (client->peer->pid != peer->pid || client->uid != peer->uid) {
+        return PMIX_ERR_NO_PERMISSIONS;
+    }
+    *out = client;
+    return PMIX_SUCCESS;
+}
+
 void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
     pmix_proc_t proc;
@@ -147,6 +164,7 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     int32_t n = 1;
     pmix_info_t *info = NULL;
     size_t ninfo = 0;
+    bool direct = false;
     server_client_t *client = NULL;
     pmix_status_t rc;
 
@@ -157,10 +175,26 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) ||
         PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) ||
         PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) ||
-        PMIX_SUCCESS != (rc = check_client(peer, &proc, &client))) {
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) ||
+        PMIX_SUCCESS != (rc = direct ? check_direct(peer, &proc, &client)
+                                     : check_client(peer, &proc, &client))) {
         protocol_free_array(info, ninfo, PMIX_INFO);
         peer_reply(peer, PROTOCOL_HELLO, tag, rc, NULL);
         peer_close_when_flushed(peer);
+        return;
+    }
+    if (direct) {
+        /* A second connection of a client already in: nothing to ask. */
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        if (NULL != client->direct_peer) {
+            client->direct_peer->client = NULL;
+            peer_close_when_flushed(client->direct_peer);
+        }
+        client->direct_peer = peer;
+        peer->client = client;
+        peer->proc = client->proc;
+        peer->direct = true;
+        peer_reply(peer, PROTOCOL_HELLO, tag, PMIX_SUCCESS, NULL);
         return;
     }
     peer->client = client;
@@ -199,7 +233,11 @@ void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
 void hello_peer_closed(server_peer_t *peer)
 {
     server_client_t *client = peer->client;
-    if (NULL == client) {
+    if (NULL != client && peer->direct) {
+        client->direct_peer = NULL;
+    }
+    if (NULL == client || peer->direct) {
+        peer->client = NULL;
         return;
     }
     peer->client = NULL;

@@ -81,7 +81,7 @@ void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_ran
         return;
     }
     for (server_peer_t *p = peer_first(); NULL != p; p = p->next) {
-        if (p != skip && NULL != p->client && in_range(&p->proc, source, range, custom, ncustom)) {
+        if (p != skip && NULL != p->client && !p->direct && in_range(&p->proc, source, range, custom, ncustom)) {
             peer_send(p, PROTOCOL_EVENT, &event);
         }
     }

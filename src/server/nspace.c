@@ -235,6 +235,7 @@ void nspace_client_gone(server_client_t *client)
         return;
     }
     client->gone = true;
+    peer_run_deferred(client);
     collective_client_gone(client);
     data_client_gone(client);
 }
@@ -244,11 +245,16 @@ static void drop_client(server_nspace_t *ns, server_client_t *client)
     if (!client->finalized) {
         nspace_client_gone(client);
     }
-    if (NULL != client->peer) {
-        client->peer->client = NULL;
-        peer_close_when_flushed(client->peer);
-        client->peer = NULL;
+    client->gone = true;
+    peer_run_deferred(client);
+    server_peer_t *peers[] = {client->peer, client->direct_peer};
+    for (size_t i = 0; i < 2; i++) {
+        if (NULL != peers[i]) {
+            peers[i]->client = NULL;
+            peer_close_when_flushed(peers[i]);
+        }
     }
+    client->peer = client->direct_peer = NULL;
     hashmap_remove(&ns->clients, &client->proc.rank, sizeof(client->proc.rank));
     free(client);
 }

@@ -11,6 +11,10 @@
  *  - Until HELLO has named a registered client, HELLO is the only request
  *    accepted.
  *  - The handler table is indexed by command, one entry per request.
+ *  - A client's FENCE and GET may come over its direct connection and
+ *    overtake a COMMIT sent before them on the main one. They carry the
+ *    number of commits the client had sent; one that arrives early waits
+ *    in the client's deferred list until those commits are in.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,24 +28,35 @@
 #include "pmix.h"
 #include "server.h"
 
-static const peer_handler_t handlers[PROTOCOL_COMMAND_MAX] = {
-    [PROTOCOL_HELLO] = hello_request,
-    [PROTOCOL_FINALIZE] = hello_finalize_request,
-    [PROTOCOL_ABORT] = abort_request,
-    [PROTOCOL_COMMIT] = data_commit_request,
-    [PROTOCOL_FENCE] = fence_request,
-    [PROTOCOL_GET] = data_get_request,
-    [PROTOCOL_NOTIFY] = notify_request,
-    [PROTOCOL_QUERY] = query_request,
-    [PROTOCOL_JOB_CONTROL] = job_control_request,
-    [PROTOCOL_LOG] = log_request,
-    [PROTOCOL_CONNECT] = connect_request,
-    [PROTOCOL_DISCONNECT] = disconnect_request,
-    [PROTOCOL_PUBLISH] = publish_request,
-    [PROTOCOL_LOOKUP] = lookup_request,
-    [PROTOCOL_UNPUBLISH] = unpublish_request,
-    [PROTOCOL_SPAWN] = spawn_request,
+static const struct {
+    peer_handler_t handle;
+    bool ordered;                /* starts with the sender's commit count */
+} handlers[PROTOCOL_COMMAND_MAX] = {
+    [PROTOCOL_HELLO] = {hello_request},
+    [PROTOCOL_FINALIZE] = {hello_finalize_request},
+    [PROTOCOL_ABORT] = {abort_request},
+    [PROTOCOL_COMMIT] = {data_commit_request},
+    [PROTOCOL_FENCE] = {fence_request, true},
+    [PROTOCOL_GET] = {data_get_request, true},
+    [PROTOCOL_NOTIFY] = {notify_request},
+    [PROTOCOL_QUERY] = {query_request},
+    [PROTOCOL_JOB_CONTROL] = {job_control_request},
+    [PROTOCOL_LOG] = {log_request},
+    [PROTOCOL_CONNECT] = {connect_request},
+    [PROTOCOL_DISCONNECT] = {disconnect_request},
+    [PROTOCOL_PUBLISH] = {publish_request},
+    [PROTOCOL_LOOKUP] = {lookup_request},
+    [PROTOCOL_UNPUBLISH] = {unpublish_request},
+    [PROTOCOL_SPAWN] = {spawn_request},
 };
+
+/* A request waiting for its client's earlier commits. */
+typedef struct deferred {
+    server_peer_t *peer;         /* a reference */
+    protocol_header_t h;
+    pmix_data_buffer_t payload;  /* from its start */
+    struct deferred *next;
+} deferred_t;
 
 static server_peer_t *peers;
 
@@ -89,8 +104,16 @@ static void write_frame(server_peer_t *peer, uint16_t command, uint32_t tag,
     if (NULL == peer->bev || PMIX_SUCCESS != protocol_frame(&frame, command, tag, payload)) {
         return;
     }
+    struct evbuffer *out = bufferevent_get_output(peer->bev);
+    bool idle = 0 == evbuffer_get_length(out);
     bufferevent_write(peer->bev, frame.base_ptr, frame.bytes_used);
     PMIX_DATA_BUFFER_DESTRUCT(&frame);
+    if (idle) {
+        /* Nothing queued before: write now rather than one loop turn
+         * later, which would add a poll to every reply's latency. What
+         * does not fit stays for the bufferevent to send. */
+        evbuffer_write(out, bufferevent_getfd(peer->bev));
+    }
 }
 
 void peer_reply(server_peer_t *peer, uint16_t command, uint32_t tag, pmix_status_t status,
@@ -145,20 +168,87 @@ static void refuse_version(server_peer_t *peer, const protocol_header_t *h)
     peer_close_when_flushed(peer);
 }
 
+static void dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload);
+
+/* Keep a copy of the request until its client's commits are in. */
+static void defer(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
+{
+    deferred_t *d = calloc(1, sizeof(*d));
+    if (NULL == d) {
+        peer_reply(peer, h->command, h->tag, PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    d->peer = peer;
+    d->h = *h;
+    PMIX_DATA_BUFFER_CONSTRUCT(&d->payload);
+    if (PMIX_SUCCESS != PMIx_Data_copy_payload(&d->payload, payload)) {
+        free(d);
+        peer_reply(peer, h->command, h->tag, PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    peer_retain(peer);
+    /* Appended, so replays keep the order the requests came in. */
+    deferred_t **tail = &peer->client->deferred;
+    while (NULL != *tail) {
+        tail = &(*tail)->next;
+    }
+    *tail = d;
+}
+
+void peer_run_deferred(server_client_t *client)
+{
+    deferred_t *list = client->deferred;
+    client->deferred = NULL;
+    while (NULL != list) {
+        deferred_t *d = list;
+        list = d->next;
+        if (!client->gone && NULL != d->peer->bev) {
+            dispatch(d->peer, &d->h, &d->payload);
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&d->payload);
+        peer_release(d->peer);
+        free(d);
+    }
+}
+
+/* For an ordered request: false (the request deferred or refused) when
+ * the commits it follows have not all arrived; else the count is read. */
+static bool in_order(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
+{
+    char *start = payload->unpack_ptr;
+    uint32_t seq;
+    int32_t n = 1;
+    pmix_status_t rc = PMIx_Data_unpack(NULL, payload, &seq, &n, PMIX_UINT32);
+
+    if (PMIX_SUCCESS != rc || NULL == peer->client) {
+        peer_reply(peer, h->command, h->tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_NOT_FOUND, NULL);
+        return false;
+    }
+    if (peer->client->commits < seq) {
+        payload->unpack_ptr = start;
+        defer(peer, h, payload);
+        return false;
+    }
+    return true;
+}
+
 static void dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_buffer_t *payload)
 {
-    peer_handler_t handler = h->command < PROTOCOL_COMMAND_MAX ? handlers[h->command] : NULL;
+    bool known = h->command < PROTOCOL_COMMAND_MAX && NULL != handlers[h->command].handle;
 
     if (NULL == peer->client && !peer->tool && PROTOCOL_HELLO != h->command) {
         peer_reply(peer, h->command, h->tag, PMIX_ERR_NO_PERMISSIONS, NULL);
         peer_close_when_flushed(peer);
         return;
     }
-    if (NULL == handler) {
+    if (!known) {
         peer_reply(peer, h->command, h->tag, PMIX_ERR_NOT_SUPPORTED, NULL);
         return;
     }
-    handler(peer, h->tag, payload);
+    if (handlers[h->command].ordered && !in_order(peer, h, payload)) {
+        return;
+    }
+    handlers[h->command].handle(peer, h->tag, payload);
 }
 
 /* Take one whole frame out of the input, if there is one. Returns false

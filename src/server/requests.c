@@ -21,8 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <syslog.h>
 
+#include "log_local.h"
 #include "pmix.h"
 #include "server.h"
 
@@ -336,30 +336,6 @@ void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *
 
 /* ---- LOG --------------------------------------------------------------- */
 
-/* Without a host log function, the library writes entries itself. */
-static pmix_status_t log_here(const pmix_proc_t *source, const pmix_info_t *data, size_t ndata)
-{
-    pmix_status_t rc = PMIX_SUCCESS;
-    for (size_t i = 0; i < ndata; i++) {
-        const pmix_value_t *v = &data[i].value;
-        if (PMIX_STRING != v->type || NULL == v->data.string) {
-            rc = PMIX_ERR_NOT_SUPPORTED;
-            continue;
-        }
-        if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDERR)) {
-            fprintf(stderr, "%s", v->data.string);
-        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_STDOUT)) {
-            fprintf(stdout, "%s", v->data.string);
-        } else if (PMIX_CHECK_KEY(&data[i], PMIX_LOG_SYSLOG) ||
-                   PMIX_CHECK_KEY(&data[i], PMIX_LOG_LOCAL_SYSLOG)) {
-            syslog(LOG_INFO, "%s:%u: %s", source->nspace, source->rank, v->data.string);
-        } else {
-            rc = PMIX_ERR_NOT_SUPPORTED;
-        }
-    }
-    return rc;
-}
-
 /* LOG: PMIX_INFO[] data, PMIX_INFO[] directives. */
 void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
@@ -376,7 +352,7 @@ void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
         return;
     }
     if (NULL == server.host.log) {
-        relay_finish(r, log_here(&peer->proc, data, ndata));
+        relay_finish(r, log_local(&peer->proc, data, ndata));
         return;
     }
     /* The host's log function returns nothing: it always calls back. */

@@ -68,8 +68,11 @@ struct server_client {
     gid_t gid;
     void *server_object;         /* the host's */
     server_peer_t *peer;         /* its connection while connected */
+    server_peer_t *direct_peer;  /* its direct connection, if open */
     bool finalized;              /* called PMIx_Finalize */
     bool gone;                   /* lost without finalizing, or deregistered */
+    uint32_t commits;            /* COMMITs received */
+    struct deferred *deferred;   /* requests waiting for earlier commits */
 };
 
 /* A connection from a client or tool. Reference counted: requests waiting
@@ -85,6 +88,8 @@ struct server_peer {
     gid_t gid;
     bool close_when_flushed;
     bool tool;                   /* a tool, not a registered client */
+    bool direct;                 /* a client's second, direct connection:
+                                  * requests and replies only, no events */
     server_peer_t *prev, *next;  /* every open connection */
 };
 
@@ -148,6 +153,10 @@ void peer_close_when_flushed(server_peer_t *peer);
 
 /* Close every connection (finalize). */
 void peer_close_all(void);
+
+/* Run the requests of client that were waiting for the commits it has now
+ * sent (or, when it is gone, drop them). */
+void peer_run_deferred(server_client_t *client);
 
 /* The first open connection (then ->next), for walking them all. */
 server_peer_t *peer_first(void);
