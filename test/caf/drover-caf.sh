@@ -3,7 +3,7 @@
 # image without a launcher, compiles without linking when asked, and rejects
 # bad input with a one-line error.
 set -u
-drover=$1 source=$2
+drover=$(realpath "$1") source=$(realpath "$2")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail=0
