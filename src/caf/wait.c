@@ -145,8 +145,12 @@ static _Atomic uint32_t *generation_word(caf_barrier_t *barrier)
 }
 
 /* Moves generation `gen` on when every active member has arrived. Returns
- * true once `gen` is over (by our hand or another's). */
-static bool try_complete(caf_team_rt *team, uint32_t gen, void (*complete)(void *), void *arg)
+ * true once `gen` is over (by our hand or another's). When every member has
+ * arrived, only the last to arrive (`last`) completes, running complete()
+ * first: so it runs exactly once, before anyone leaves the barrier. When
+ * members have stopped or failed, whoever sees it completes, without it. */
+static bool try_complete(caf_team_rt *team, uint32_t gen, bool last, void (*complete)(void *),
+                         void *arg)
 {
     caf_barrier_t *barrier = team->barrier;
     for (;;) {
@@ -155,13 +159,17 @@ static bool try_complete(caf_team_rt *team, uint32_t gen, void (*complete)(void 
             return true;
         }
         uint32_t arrived = (uint32_t)word;
-        if (0 == arrived || (int)arrived + caf_team_inactive(team) < team->size) {
+        bool everyone = (int)arrived >= team->size;
+        if (everyone && !last) {
             return false;
         }
-        if (complete) {
+        if (!everyone && (0 == arrived || (int)arrived + caf_team_inactive(team) < team->size)) {
+            return false;
+        }
+        if (everyone && complete) {
             complete(arg);
         }
-        uint32_t partial = (int)arrived < team->size;
+        uint32_t partial = !everyone;
         uint64_t next = (uint64_t)(((gen & ~1u) + 2) | partial) << 32;
         if (atomic_compare_exchange_strong(&barrier->word, &word, next)) {
             if (atomic_load(&barrier->sleepers)) {
@@ -201,7 +209,8 @@ int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg)
     _Atomic uint32_t *genword = generation_word(barrier);
     uint64_t word = atomic_fetch_add(&barrier->word, 1);
     uint32_t gen = (uint32_t)(word >> 32);
-    if (!try_complete(team, gen, complete, arg)) {
+    bool last = (int)(uint32_t)word + 1 == team->size;
+    if (!try_complete(team, gen, last, complete, arg)) {
         generation_arg_t moved = {genword, gen};
         busy_wait(generation_moved, &moved);
         while (atomic_load(genword) == gen) {
@@ -216,5 +225,5 @@ int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg)
 void caf_barrier_poke(caf_team_rt *team)
 {
     uint64_t word = atomic_load(&team->barrier->word);
-    try_complete(team, (uint32_t)(word >> 32), NULL, NULL);
+    try_complete(team, (uint32_t)(word >> 32), false, NULL, NULL);
 }
