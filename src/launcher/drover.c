@@ -9,6 +9,7 @@
 static const drover_command_t *const commands[] = {
     &command_run,
     &command_info,
+    &command_caf,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
