@@ -39,8 +39,10 @@ run_under() {
 
 # The median of each figure.
 medians() {
-    awk '{v[$1] = v[$1] " " $2} END {for (k in v) {n = split(v[k], a, " ");
-         asort(a); print k, a[int((n + 1) / 2)]}}'
+    sort -k1,1 -k2,2g | awk '
+        $1 != key { if (n) print key, v[int((n + 1) / 2)]; key = $1; n = 0 }
+        { v[++n] = $2 }
+        END { if (n) print key, v[int((n + 1) / 2)] }'
 }
 
 echo "| figure | ranks | OpenPMIx (mpirun) us | drover us | drover / OpenPMIx | target |"

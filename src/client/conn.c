@@ -47,7 +47,6 @@
 /* Extra time the client gives a request past its PMIX_TIMEOUT, so the
  * server's own timeout answer (which also cleans up there) comes first. */
 #define TIMEOUT_GRACE_MS 500
-#define READ_CHUNK 65536
 
 typedef struct pending {
     uint32_t tag;
@@ -66,8 +65,7 @@ typedef struct posted {
 /* One socket to the server, with its unparsed input and its requests. */
 typedef struct channel {
     int fd;                       /* -1: closed */
-    uint8_t *in;
-    size_t in_len, in_cap;
+    protocol_inbuf_t in;
     pending_t *pending;
 } channel_t;
 
@@ -195,7 +193,7 @@ static void channel_lost(channel_t *c)
     if (is_main) {
         pthread_mutex_unlock(&conn.lock);
     }
-    c->in_len = 0;
+    protocol_inbuf_free(&c->in);
     fail_all(list, PMIX_ERR_LOST_CONNECTION);
     if (is_main) {
         event_lost_connection();
@@ -225,77 +223,22 @@ static void handle_frame(channel_t *c, const protocol_header_t *h, pmix_data_buf
     free(p);
 }
 
-/* Hand every whole frame in c's input to handle_frame. */
-static void parse_input(channel_t *c)
-{
-    size_t off = 0;
-    while (c->in_len - off >= PROTOCOL_HEADER_SIZE) {
-        protocol_header_t h;
-        if (PMIX_SUCCESS != protocol_decode_header(c->in + off, &h)) {
-            channel_lost(c);
-            return;
-        }
-        if (c->in_len - off - PROTOCOL_HEADER_SIZE < h.length) {
-            break;
-        }
-        pmix_data_buffer_t payload;
-        PMIX_DATA_BUFFER_CONSTRUCT(&payload);
-        if (h.length > 0) {
-            pmix_byte_object_t bo = {.bytes = malloc(h.length), .size = h.length};
-            if (NULL == bo.bytes) {
-                channel_lost(c);
-                return;
-            }
-            memcpy(bo.bytes, c->in + off + PROTOCOL_HEADER_SIZE, h.length);
-            PMIx_Data_load(&payload, &bo);
-        }
-        off += PROTOCOL_HEADER_SIZE + h.length;
-        handle_frame(c, &h, &payload);
-        PMIX_DATA_BUFFER_DESTRUCT(&payload);
-        if (c->fd < 0) {
-            return;
-        }
-    }
-    memmove(c->in, c->in + off, c->in_len - off);
-    c->in_len -= off;
-}
-
 /* Read what is waiting on c and handle the whole frames. */
 static void channel_read(channel_t *c)
 {
-    int fd = c->fd;
-    for (;;) {
-        if (c->in_cap - c->in_len < READ_CHUNK) {
-            size_t cap = c->in_cap + READ_CHUNK;
-            uint8_t *grown = cap > PROTOCOL_MAX_PAYLOAD + PROTOCOL_HEADER_SIZE + READ_CHUNK
-                                 ? NULL
-                                 : realloc(c->in, cap);
-            if (NULL == grown) {
-                channel_lost(c);
-                return;
-            }
-            c->in = grown;
-            c->in_cap = cap;
-        }
-        ssize_t n = recv(fd, c->in + c->in_len, c->in_cap - c->in_len, MSG_DONTWAIT);
-        if (n > 0) {
-            c->in_len += (size_t)n;
-            if (c->in_len < c->in_cap) {
-                break; /* short read: the socket is drained */
-            }
-            continue;
-        }
-        if (n < 0 && EINTR == errno) {
-            continue;
-        }
-        if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
-            break;
-        }
-        parse_input(c);
-        channel_lost(c);
-        return;
+    protocol_header_t h;
+    pmix_data_buffer_t payload;
+    pmix_status_t filled = protocol_inbuf_fill(&c->in, c->fd), rc;
+
+    /* Frames that arrived whole before an end of stream still count. */
+    while (c->fd >= 0 && PMIX_SUCCESS == (rc = protocol_inbuf_next(&c->in, &h, &payload))) {
+        handle_frame(c, &h, &payload);
+        PMIX_DATA_BUFFER_DESTRUCT(&payload);
     }
-    parse_input(c);
+    if (c->fd >= 0 && (PMIX_ERR_WOULD_BLOCK != rc ||
+                       (PMIX_SUCCESS != filled && PMIX_ERR_WOULD_BLOCK != filled))) {
+        channel_lost(c);
+    }
 }
 
 static long ms_until(const struct timespec *t, const struct timespec *now)
@@ -543,9 +486,7 @@ static void free_channel(channel_t *c)
         close(c->fd);
         c->fd = -1;
     }
-    free(c->in);
-    c->in = NULL;
-    c->in_len = c->in_cap = 0;
+    protocol_inbuf_free(&c->in);
 }
 
 void conn_close(void)

@@ -166,6 +166,82 @@ pmix_status_t protocol_recv(int fd, protocol_header_t *h, pmix_data_buffer_t *pa
     return PMIx_Data_load(payload, &bo);
 }
 
+/* Room for at least this much more each read; grown for big frames. */
+#define INBUF_CHUNK 16384
+
+pmix_status_t protocol_inbuf_fill(protocol_inbuf_t *b, int fd)
+{
+    if (b->start > 0 && (b->start == b->len || b->cap - b->len < INBUF_CHUNK)) {
+        /* Move the partial frame to the front before reading more. */
+        memmove(b->data, b->data + b->start, b->len - b->start);
+        b->len -= b->start;
+        b->start = 0;
+    }
+    if (b->cap - b->len < INBUF_CHUNK) {
+        size_t cap = b->cap + INBUF_CHUNK;
+        if (cap > PROTOCOL_MAX_PAYLOAD + PROTOCOL_HEADER_SIZE + INBUF_CHUNK) {
+            return PMIX_ERR_LOST_CONNECTION;
+        }
+        uint8_t *grown = realloc(b->data, cap);
+        if (NULL == grown) {
+            return PMIX_ERR_NOMEM;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    for (;;) {
+        ssize_t n = recv(fd, b->data + b->len, b->cap - b->len, MSG_DONTWAIT);
+        if (n > 0) {
+            b->len += (size_t)n;
+            return PMIX_SUCCESS;
+        }
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
+            return PMIX_ERR_WOULD_BLOCK;
+        }
+        return PMIX_ERR_LOST_CONNECTION;
+    }
+}
+
+pmix_status_t protocol_inbuf_next(protocol_inbuf_t *b, protocol_header_t *h,
+                                  pmix_data_buffer_t *payload)
+{
+    size_t held = b->len - b->start;
+    pmix_status_t rc;
+
+    if (held < PROTOCOL_HEADER_SIZE) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    if (PMIX_SUCCESS != (rc = protocol_decode_header(b->data + b->start, h))) {
+        return rc;
+    }
+    if (held - PROTOCOL_HEADER_SIZE < h->length) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(payload);
+    if (h->length > 0) {
+        pmix_byte_object_t bo = {.bytes = malloc(h->length), .size = h->length};
+        if (NULL == bo.bytes) {
+            return PMIX_ERR_NOMEM;
+        }
+        memcpy(bo.bytes, b->data + b->start + PROTOCOL_HEADER_SIZE, h->length);
+        PMIx_Data_load(payload, &bo);
+    }
+    b->start += PROTOCOL_HEADER_SIZE + h->length;
+    if (b->start == b->len) {
+        b->start = b->len = 0;
+    }
+    return PMIX_SUCCESS;
+}
+
+void protocol_inbuf_free(protocol_inbuf_t *b)
+{
+    free(b->data);
+    *b = (protocol_inbuf_t){0};
+}
+
 pmix_status_t protocol_frame(pmix_data_buffer_t *out, uint16_t command, uint32_t tag,
                              const pmix_data_buffer_t *payload)
 {

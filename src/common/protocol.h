@@ -91,6 +91,32 @@ pmix_status_t protocol_send(int fd, uint16_t command, uint32_t tag,
  * PMIX_ERR_LOST_CONNECTION when the peer closed the socket. */
 pmix_status_t protocol_recv(int fd, protocol_header_t *h, pmix_data_buffer_t *payload);
 
+/* Bytes read from a socket that do not yet make whole frames. Used by
+ * both ends of a connection: fill it when the socket is readable, then
+ * take frames out until none is complete. */
+typedef struct protocol_inbuf {
+    uint8_t *data;
+    size_t start;            /* first byte not yet taken */
+    size_t len;              /* bytes held, from data */
+    size_t cap;
+} protocol_inbuf_t;
+
+/* Read what the non-blocking socket fd holds (one recv). Returns
+ * PMIX_SUCCESS when bytes came, PMIX_ERR_WOULD_BLOCK when none were
+ * waiting, PMIX_ERR_LOST_CONNECTION at the end of the stream or on an
+ * error, PMIX_ERR_NOMEM. */
+pmix_status_t protocol_inbuf_fill(protocol_inbuf_t *b, int fd);
+
+/* Take the next whole frame out: PMIX_SUCCESS with h and payload (caller
+ * destructs payload); PMIX_ERR_WOULD_BLOCK when no whole frame is held;
+ * a protocol_decode_header error (h filled) for a bad header, which
+ * leaves the frame in place. */
+pmix_status_t protocol_inbuf_next(protocol_inbuf_t *b, protocol_header_t *h,
+                                  pmix_data_buffer_t *payload);
+
+/* Forget what is held and free the memory. */
+void protocol_inbuf_free(protocol_inbuf_t *b);
+
 /* Make a frame in memory: the encoded header followed by a copy of the
  * payload's unread bytes. Caller destructs out. */
 pmix_status_t protocol_frame(pmix_data_buffer_t *out, uint16_t command, uint32_t tag,

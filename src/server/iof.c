@@ -96,7 +96,7 @@ typedef struct pull_op {
 static void pull_answered_in_thread(void *arg)
 {
     pull_op_t *op = arg;
-    if (PMIX_SUCCESS == op->status && NULL == op->pull->peer->bev) {
+    if (PMIX_SUCCESS == op->status && !peer_is_open(op->pull->peer)) {
         op->status = PMIX_ERR_LOST_CONNECTION; /* closed while the host thought */
     }
     if (PMIX_SUCCESS == op->status) {

@@ -3,8 +3,10 @@
  * dispatched, replies out.
  *
  * Design notes:
- *  - libevent bufferevents do the non-blocking I/O, so a slow reader never
- *    stalls the server: replies queue in its output buffer.
+ *  - Non-blocking I/O on plain libevent events: a reply is written at
+ *    once; only what the socket will not take waits in an evbuffer for
+ *    the socket to become writable, so a slow reader never stalls the
+ *    server and a fast one costs no extra poll per message.
  *  - Frames are taken out of the input whole; a frame of another protocol
  *    version is answered with a clear HELLO error and the connection is
  *    closed once the answer is out; a malformed header closes it at once.
@@ -16,13 +18,14 @@
  *    number of commits the client had sent; one that arrives early waits
  *    in the client's deferred list until those commits are in.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
-#include <event2/bufferevent.h>
 #include <event2/event.h>
 
 #include "pmix.h"
@@ -106,13 +109,26 @@ void peer_release(server_peer_t *peer)
     }
 }
 
+bool peer_is_open(const server_peer_t *peer)
+{
+    return peer->fd >= 0;
+}
+
 static void close_peer(server_peer_t *peer)
 {
-    if (NULL == peer->bev) {
+    if (peer->fd < 0) {
         return;
     }
-    bufferevent_free(peer->bev);
-    peer->bev = NULL;
+    event_free(peer->reading);
+    event_free(peer->writing);
+    if (NULL != peer->out) {
+        evbuffer_free(peer->out);
+    }
+    protocol_inbuf_free(&peer->in);
+    close(peer->fd);
+    peer->fd = -1;
+    peer->reading = peer->writing = NULL;
+    peer->out = NULL;
     if (NULL != peer->prev) {
         peer->prev->next = peer->next;
     } else {
@@ -127,23 +143,43 @@ static void close_peer(server_peer_t *peer)
     peer_release(peer);
 }
 
+static size_t waiting_output(const server_peer_t *peer)
+{
+    return NULL == peer->out ? 0 : evbuffer_get_length(peer->out);
+}
+
 static void write_frame(server_peer_t *peer, uint16_t command, uint32_t tag,
                         const pmix_data_buffer_t *payload)
 {
     pmix_data_buffer_t frame;
-    if (NULL == peer->bev || PMIX_SUCCESS != protocol_frame(&frame, command, tag, payload)) {
+    size_t sent = 0;
+
+    if (peer->fd < 0 || PMIX_SUCCESS != protocol_frame(&frame, command, tag, payload)) {
         return;
     }
-    struct evbuffer *out = bufferevent_get_output(peer->bev);
-    bool idle = 0 == evbuffer_get_length(out);
-    bufferevent_write(peer->bev, frame.base_ptr, frame.bytes_used);
-    PMIX_DATA_BUFFER_DESTRUCT(&frame);
-    if (idle) {
-        /* Nothing queued before: write now rather than one loop turn
-         * later, which would add a poll to every reply's latency. What
-         * does not fit stays for the bufferevent to send. */
-        evbuffer_write(out, bufferevent_getfd(peer->bev));
+    if (0 == waiting_output(peer)) {
+        ssize_t n = send(peer->fd, frame.base_ptr, frame.bytes_used, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n < 0 && EAGAIN != errno && EWOULDBLOCK != errno && EINTR != errno) {
+            /* The reader is gone: its end of the socket says so too. */
+            PMIX_DATA_BUFFER_DESTRUCT(&frame);
+            return;
+        }
+        sent = n > 0 ? (size_t)n : 0;
     }
+    if (sent < frame.bytes_used) {
+        if (NULL == peer->out) {
+            peer->out = evbuffer_new();
+        }
+        if (NULL == peer->out ||
+            0 != evbuffer_add(peer->out, frame.base_ptr + sent, frame.bytes_used - sent)) {
+            /* Out of memory: a partial frame would garble the stream. */
+            PMIX_DATA_BUFFER_DESTRUCT(&frame);
+            close_peer(peer);
+            return;
+        }
+        event_add(peer->writing, NULL);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&frame);
 }
 
 void peer_reply(server_peer_t *peer, uint16_t command, uint32_t tag, pmix_status_t status,
@@ -151,7 +187,7 @@ void peer_reply(server_peer_t *peer, uint16_t command, uint32_t tag, pmix_status
 {
     pmix_data_buffer_t reply;
 
-    if (NULL == peer->bev) {
+    if (peer->fd < 0) {
         return;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&reply);
@@ -170,14 +206,14 @@ void peer_send(server_peer_t *peer, uint16_t command, const pmix_data_buffer_t *
 
 void peer_close_when_flushed(server_peer_t *peer)
 {
-    if (NULL == peer->bev) {
+    if (peer->fd < 0) {
         return;
     }
-    if (0 == evbuffer_get_length(bufferevent_get_output(peer->bev))) {
+    if (0 == waiting_output(peer)) {
         close_peer(peer);
     } else {
         peer->close_when_flushed = true;
-        bufferevent_disable(peer->bev, EV_READ);
+        event_del(peer->reading);
     }
 }
 
@@ -231,7 +267,7 @@ void peer_run_deferred(server_client_t *client)
     while (NULL != list) {
         deferred_t *d = list;
         list = d->next;
-        if (!client->gone && NULL != d->peer->bev) {
+        if (!client->gone && peer_is_open(d->peer)) {
             peer_dispatch(d->peer, &d->h, &d->payload);
         }
         PMIX_DATA_BUFFER_DESTRUCT(&d->payload);
@@ -283,70 +319,62 @@ void peer_dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_bu
     handlers[h->command].handle(peer, h->tag, payload);
 }
 
-/* Take one whole frame out of the input, if there is one. Returns false
- * when no complete frame is waiting or the connection was closed. */
-static bool next_frame(server_peer_t *peer, struct evbuffer *in)
+/* Handle every whole frame read so far; stops when the connection
+ * closes or is to close. */
+static void handle_input(server_peer_t *peer)
 {
-    uint8_t raw[PROTOCOL_HEADER_SIZE];
     protocol_header_t h;
-    pmix_byte_object_t bo = {.bytes = NULL, .size = 0};
     pmix_data_buffer_t payload;
+    pmix_status_t rc;
 
-    if (evbuffer_get_length(in) < PROTOCOL_HEADER_SIZE) {
-        return false;
+    while (peer->fd >= 0 && !peer->close_when_flushed &&
+           PMIX_SUCCESS == (rc = protocol_inbuf_next(&peer->in, &h, &payload))) {
+        if (0 != (h.command & PROTOCOL_REPLY)) {
+            PMIX_DATA_BUFFER_DESTRUCT(&payload);
+            close_peer(peer);
+            return;
+        }
+        peer_dispatch(peer, &h, &payload);
+        PMIX_DATA_BUFFER_DESTRUCT(&payload);
     }
-    evbuffer_copyout(in, raw, sizeof(raw));
-    pmix_status_t rc = protocol_decode_header(raw, &h);
+    if (peer->fd < 0 || peer->close_when_flushed || PMIX_ERR_WOULD_BLOCK == rc) {
+        return;
+    }
     if (PMIX_ERR_NOT_SUPPORTED == rc) {
         refuse_version(peer, &h);
-        return false;
-    }
-    if (PMIX_SUCCESS != rc || 0 != (h.command & PROTOCOL_REPLY)) {
+    } else {
         close_peer(peer);
-        return false;
     }
-    if (evbuffer_get_length(in) < PROTOCOL_HEADER_SIZE + (size_t)h.length) {
-        return false;
-    }
-    evbuffer_drain(in, PROTOCOL_HEADER_SIZE);
-    PMIX_DATA_BUFFER_CONSTRUCT(&payload);
-    if (h.length > 0) {
-        if (NULL == (bo.bytes = malloc(h.length))) {
-            close_peer(peer);
-            return false;
-        }
-        bo.size = h.length;
-        evbuffer_remove(in, bo.bytes, bo.size);
-        PMIx_Data_load(&payload, &bo);
-    }
-    peer_dispatch(peer, &h, &payload);
-    PMIX_DATA_BUFFER_DESTRUCT(&payload);
-    return NULL != peer->bev && !peer->close_when_flushed;
 }
 
-static void on_read(struct bufferevent *bev, void *arg)
+static void on_readable(evutil_socket_t fd, short what, void *arg)
 {
     server_peer_t *peer = arg;
-    struct evbuffer *in = bufferevent_get_input(bev);
+    pmix_status_t rc = protocol_inbuf_fill(&peer->in, fd);
 
+    if (PMIX_ERR_WOULD_BLOCK == rc) {
+        return;
+    }
     peer_retain(peer);
-    while (next_frame(peer, in)) {
+    /* Frames that arrived whole before the end are still handled. */
+    handle_input(peer);
+    if (PMIX_SUCCESS != rc) {
+        close_peer(peer);
     }
     peer_release(peer);
 }
 
-static void on_write(struct bufferevent *bev, void *arg)
+static void on_writable(evutil_socket_t fd, short what, void *arg)
 {
     server_peer_t *peer = arg;
-    if (peer->close_when_flushed) {
+    if (evbuffer_write(peer->out, fd) < 0 && EAGAIN != errno && EINTR != errno) {
         close_peer(peer);
+        return;
     }
-}
-
-static void on_event(struct bufferevent *bev, short what, void *arg)
-{
-    if (what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)) {
-        close_peer(arg);
+    if (0 != waiting_output(peer)) {
+        event_add(peer->writing, NULL);
+    } else if (peer->close_when_flushed) {
+        close_peer(peer);
     }
 }
 
@@ -357,8 +385,16 @@ void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
         close(fd);
         return;
     }
-    peer->bev = bufferevent_socket_new(server.base, fd, BEV_OPT_CLOSE_ON_FREE);
-    if (NULL == peer->bev) {
+    peer->fd = fd;
+    peer->reading = event_new(server.base, fd, EV_READ | EV_PERSIST, on_readable, peer);
+    peer->writing = event_new(server.base, fd, EV_WRITE, on_writable, peer);
+    if (NULL == peer->reading || NULL == peer->writing || 0 != event_add(peer->reading, NULL)) {
+        if (NULL != peer->reading) {
+            event_free(peer->reading);
+        }
+        if (NULL != peer->writing) {
+            event_free(peer->writing);
+        }
         close(fd);
         free(peer);
         return;
@@ -372,8 +408,6 @@ void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
         peers->prev = peer;
     }
     peers = peer;
-    bufferevent_setcb(peer->bev, on_read, on_write, on_event, peer);
-    bufferevent_enable(peer->bev, EV_READ);
 }
 
 void peer_close_all(void)

@@ -45,7 +45,8 @@
 #include "store.h"
 
 struct event_base;
-struct bufferevent;
+struct event;
+struct evbuffer;
 
 /* Scope bits of committed data in the store (hashmap_entry_t.flags): who
  * may see it. Registration data carries no bits and is never exported. */
@@ -90,7 +91,11 @@ struct server_client {
  * meanwhile is dropped rather than sent into freed memory. */
 struct server_peer {
     int refs;
-    struct bufferevent *bev;     /* NULL once closed */
+    int fd;                      /* -1 once closed */
+    struct event *reading;       /* readable: frames in */
+    struct event *writing;       /* writable, while output waits */
+    struct evbuffer *out;        /* what the socket would not take yet */
+    protocol_inbuf_t in;
     server_client_t *client;     /* after HELLO */
     pmix_proc_t proc;            /* who it is (after HELLO) */
     pid_t pid;
@@ -146,6 +151,10 @@ void listener_stop(void);
 
 /* Adopt an accepted socket whose credentials have been checked. */
 void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid);
+
+/* Whether the connection is still open (replies to a closed one are
+ * dropped). */
+bool peer_is_open(const server_peer_t *peer);
 
 void peer_retain(server_peer_t *peer);
 void peer_release(server_peer_t *peer);

@@ -48,7 +48,7 @@ static pmix_status_t run_request(void *arg)
                            .command = r->command, .tag = 1, .length = (uint32_t)r->size};
 
     PMIX_LOAD_PROCID(&me, nspace, 0);
-    *peer = (server_peer_t){.refs = 1 << 30, .proc = me, .uid = getuid(), .pid = getpid()};
+    *peer = (server_peer_t){.refs = 1 << 30, .fd = -1, .proc = me, .uid = getuid(), .pid = getpid()};
     /* A HELLO must find the connection unidentified. */
     peer->client = PROTOCOL_HELLO == r->command ? NULL : nspace_find_client(&me);
     PMIX_DATA_BUFFER_CONSTRUCT(&payload);
