@@ -52,8 +52,8 @@ static void host_answered(pmix_status_t status, void *cbdata)
     hello_op_t *op = cbdata;
     op->status = status;
     if (PMIX_SUCCESS != server_post(hello_op_finish, op)) {
-        /* The server is shutting down and closing every connection; the
-         * reference goes with the peer list. */
+        /* The server is shutting down: the peer cannot be touched from
+         * this thread, so its reference is left to the process's end. */
         free(op);
     }
 }

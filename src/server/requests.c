@@ -19,6 +19,7 @@
  *    work itself: cleanup registration in job control, logging to stderr
  *    or syslog, and the server's own URI in queries.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,8 @@ void relay_called(relay_t *r, pmix_status_t rc)
 /* Keep array (of n elements of type) alive until r is freed. */
 static void relay_hold(relay_t *r, void *array, size_t n, pmix_data_type_t type)
 {
+    /* Requests hold at most two arrays; the bound is a programming error. */
+    assert(r->nheld < RELAY_MAX_HELD);
     r->held[r->nheld].array = array;
     r->held[r->nheld].n = n;
     r->held[r->nheld].type = type;
