@@ -7,8 +7,7 @@
  *    a rank must talk to drover's server, never to an enclosing one. The
  *    -x settings come next, then drover's libpmix.so.2 directory is put
  *    first on LD_LIBRARY_PATH so that ranks load the same library as the
- *    server they talk to (--no-libpmix-path turns that off), and
- *    OMPI_MCA_schizo=^orte lets Open MPI see a direct launch. The
+ *    server they talk to (--no-libpmix-path turns that off). The
  *    directory is the one the dynamic linker actually chose for drover,
  *    found with dladdr on a PMIx symbol.
  *  - The program is resolved before anything is started, as execvp would
@@ -82,8 +81,7 @@ static bool sets(const char *entry, const char *name, size_t len)
     return 0 == strncmp(entry, name, len) && '=' == entry[len];
 }
 
-/* The value env gives name, or NULL. */
-static const char *env_value(char *const *env, const char *name)
+const char *launch_getenv(char *const *env, const char *name)
 {
     size_t len = strlen(name);
     for (char *const *e = env; NULL != *e; e++) {
@@ -177,20 +175,9 @@ char **launch_base_env(const launcher_options_t *opts)
         }
         env = grown;
     }
-    /* Open MPI treats a process that no launcher of its own started as a
-     * singleton (and forks a daemon) unless its schizo/orte component is
-     * left out; then it takes the PMIx server in PMIX_* as its runtime.
-     * A user's own choice of schizo components is kept. */
-    if (NULL == env_value(env, "OMPI_MCA_schizo")) {
-        char **grown = launch_setenv(env, "OMPI_MCA_schizo", "^orte");
-        if (NULL == grown) {
-            goto fail;
-        }
-        env = grown;
-    }
     const char *libdir = launch_libpmix_dir();
     if (!opts->no_lib_path && NULL != libdir) {
-        const char *old = env_value(env, "LD_LIBRARY_PATH");
+        const char *old = launch_getenv(env, "LD_LIBRARY_PATH");
         char *path;
         if (asprintf(&path, "%s%s%s", libdir, NULL != old && '\0' != *old ? ":" : "",
                      NULL != old ? old : "") < 0) {

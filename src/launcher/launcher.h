@@ -117,6 +117,7 @@ typedef struct launcher_map {
     unsigned nprocs;
     hwloc_bitmap_t *cpusets;     /* per process: the CPUs it may run on (the
                                   * whole node when unbound) */
+    bool oversubscribed;         /* more processes than slots on the node */
 } launcher_map_t;
 
 /* Load this node's topology. Returns 0, or LAUNCHER_EXIT_FAILURE after a
@@ -206,6 +207,13 @@ void iof_message(iof_t *iof, void *stream, int fd, const char *text);
 /* Stop everything, writing out what is buffered. Accepts NULL. */
 void iof_destroy(iof_t *iof);
 
+/* ---- openmpi.c -------------------------------------------------------- */
+
+/* env (a process's, freed on failure) with what Open MPI needs to run as
+ * a direct-launched job of map; variables the user set are kept. NULL when
+ * memory runs out. */
+char **openmpi_env(char **env, const launcher_map_t *map);
+
 /* ---- launch.c --------------------------------------------------------- */
 
 /* The environment every process starts from: drover's, without variables
@@ -217,6 +225,8 @@ char **launch_base_env(const launcher_options_t *opts);
 /* A copy of env with name=value set (replacing name's old value). NULL
  * when memory runs out; env is unchanged either way. */
 char **launch_setenv(char **env, const char *name, const char *value);
+/* The value env gives name, or NULL. */
+const char *launch_getenv(char *const *env, const char *name);
 char **launch_copy_env(char *const *env);
 void launch_free_env(char **env);
 

@@ -231,6 +231,7 @@ pmix_status_t mapping_place(launcher_map_t *map, const launcher_topology_t *topo
         }
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
+    map->oversubscribed = oversubscribed;
     map->map_by = POLICY_DEFAULT == opts->map_by ? POLICY_SLOT : opts->map_by;
     map->bind_to = POLICY_DEFAULT == opts->bind_to
                        ? default_binding(map->map_by, oversubscribed, opts->use_hwthreads)

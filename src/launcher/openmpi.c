@@ -1,0 +1,43 @@
+/*
+ * openmpi.c - what an Open MPI 4.1 process needs in its environment to run
+ * as a rank of a drover job.
+ *
+ * Design notes:
+ *  - Open MPI takes a process that no launcher it knows started for a
+ *    singleton and forks a daemon of its own. Its schizo framework makes
+ *    that call: the slurm, flux and jsm components only answer inside
+ *    their resource managers, and the orte component says "singleton"
+ *    whenever no mpirun daemon is named. With schizo/orte left out
+ *    (OMPI_MCA_schizo=^orte) nothing decides, and the runtime picks
+ *    ess/pmi by priority: it takes the PMIx server named by the PMIX_*
+ *    variables as its runtime. That is one ordinary MCA setting, where
+ *    the alternatives would impersonate Slurm or Flux.
+ *  - On an oversubscribed node mpirun tells the ranks so
+ *    (OMPI_MCA_mpi_oversubscribe=1), which makes them yield the CPU while
+ *    they wait instead of spinning; spinning ranks starve the ones they
+ *    wait for. drover does the same for a job placed on more processes
+ *    than slots.
+ *  - A value the user set (in drover's environment or with -x) wins.
+ */
+#include "launcher.h"
+
+static char **set_default(char **env, const char *name, const char *value)
+{
+    if (NULL == env || NULL != launch_getenv(env, name)) {
+        return env;
+    }
+    char **grown = launch_setenv(env, name, value);
+    if (NULL == grown) {
+        launch_free_env(env);
+    }
+    return grown;
+}
+
+char **openmpi_env(char **env, const launcher_map_t *map)
+{
+    env = set_default(env, "OMPI_MCA_schizo", "^orte");
+    if (map->oversubscribed) {
+        env = set_default(env, "OMPI_MCA_mpi_oversubscribe", "1");
+    }
+    return env;
+}

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# run_abort.sh - MPI_Abort ends the whole job within seconds, its code is
+# drover's exit status, and nothing is left behind.
+source "$(dirname "$0")/../launcher/lib.sh"
+bin=$MPI_PROGRAMS
+
+for spec in "2 1 7" "4 3 9" "8 0 42"; do
+  read -r n who code <<<"$spec"
+  run -n "$n" --oversubscribe "$bin/mpi_abort" "$who" "$code"
+  check "$n ranks, rank $who aborts with $code: exit $code ($rc)" test "$rc" -eq "$code"
+  check "... in seconds (${elapsed}s)" within 5
+  check "... drover names the rank and the status" \
+    grep -q "drover run: rank $who (pid [0-9]*) called PMIx_Abort with status $code" <<<"$err"
+  check "... no rank passed the barrier" test -z "$(grep 'passed a barrier' <<<"$out")"
+  check "... nothing left behind" no_leftovers
+done
+done_testing

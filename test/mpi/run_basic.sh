@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# run_basic.sh - unmodified Open MPI programs direct-launched by drover run:
+# point-to-point and collectives, the shared-memory transport between the
+# ranks, 64 oversubscribed ranks, and what drover puts in the environment.
+source "$(dirname "$0")/../launcher/lib.sh"
+bin=$MPI_PROGRAMS
+
+report() { [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | head -20; }
+
+for n in 1 2 3; do
+  run -n "$n" --oversubscribe "$bin/mpi_ring"
+  check "ring on $n ranks: exit 0 and PASS ($rc)" \
+    test "$rc" -eq 0 -a "$out" = "PASS ring of $n ranks"
+  report
+  run -n "$n" --oversubscribe "$bin/mpi_collectives"
+  check "collectives on $n ranks: exit 0 and PASS ($rc)" \
+    test "$rc" -eq 0 -a "$out" = "PASS collectives on $n ranks"
+  report
+done
+
+# With only self and vader (shared memory) allowed, ranks that vader could
+# not connect would fail MPI_Init or their first send; the BML's verbose
+# output names the transport each rank picked for each peer.
+run -n 2 -x OMPI_MCA_btl=self,vader -x OMPI_MCA_btl_base_verbose=100 "$bin/mpi_ring"
+check "ring with only self,vader: exit 0 ($rc)" test "$rc" -eq 0 -a "$(grep -c '^PASS' <<<"$out")" -eq 1
+for r in 0 1; do
+  check "rank $((1 - r)) sends to rank $r through vader" \
+    grep -q "Using vader btl for send to \[\[[0-9]*,[0-9]*\],$r\]" <<<"$out$err"
+done
+check "... and nobody through tcp" test -z "$(grep 'Using tcp btl' <<<"$out$err")"
+report
+run -n 2 -x OMPI_MCA_btl=self,tcp -x OMPI_MCA_btl_base_verbose=100 "$bin/mpi_ring"
+check "the same check sees tcp when only tcp is allowed" \
+  grep -q 'Using tcp btl for send' <<<"$out$err"
+
+GUARD_SECONDS=120 run -n 64 --oversubscribe "$bin/mpi_collectives"
+check "64 oversubscribed ranks: collectives pass ($rc, ${elapsed}s)" \
+  test "$rc" -eq 0 -a "$out" = "PASS collectives on 64 ranks"
+report
+GUARD_SECONDS=120 run -n 64 --oversubscribe "$bin/mpi_ring"
+check "64 oversubscribed ranks: ring passes ($rc, ${elapsed}s)" \
+  test "$rc" -eq 0 -a "$out" = "PASS ring of 64 ranks"
+report
+
+run -n 1 printenv OMPI_MCA_schizo
+check "the ranks get OMPI_MCA_schizo=^orte" test "$out" = "^orte"
+run -n 1 -x OMPI_MCA_schizo=ompi printenv OMPI_MCA_schizo
+check "... unless the user sets it" test "$out" = "ompi"
+# meson's LD_LIBRARY_PATH would name drover's library too.
+LD_LIBRARY_PATH= run -n 2 --no-libpmix-path "$bin/mpi_ring"
+check "--no-libpmix-path: Open MPI's own libpmix cannot reach drover: MPI_Init fails ($rc)" \
+  test "$rc" -ne 0 -a -z "$out"
+check "... in seconds (${elapsed}s)" within 10
+check "nothing left behind" no_leftovers
+done_testing
