@@ -17,6 +17,11 @@
  *    they wait instead of spinning; spinning ranks starve the ones they
  *    wait for. drover does the same for a job placed on more processes
  *    than slots.
+ *  - Every rank of a drover run is on this node, where Open MPI's ob1 PML
+ *    (with the vader shared-memory BTL) is the transport it selects
+ *    anyway. Left to choose, each rank first opens the cm PML, which loads
+ *    the network MTLs' libraries (libpsm2's constructor alone spins for
+ *    about 200 ms) only to find no fabric: OMPI_MCA_pml=ob1 skips that.
  *  - A value the user set (in drover's environment or with -x) wins.
  */
 #include "launcher.h"
@@ -36,6 +41,7 @@ static char **set_default(char **env, const char *name, const char *value)
 char **openmpi_env(char **env, const launcher_map_t *map)
 {
     env = set_default(env, "OMPI_MCA_schizo", "^orte");
+    env = set_default(env, "OMPI_MCA_pml", "ob1");
     if (map->oversubscribed) {
         env = set_default(env, "OMPI_MCA_mpi_oversubscribe", "1");
     }

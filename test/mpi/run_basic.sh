@@ -42,10 +42,17 @@ check "64 oversubscribed ranks: ring passes ($rc, ${elapsed}s)" \
   test "$rc" -eq 0 -a "$out" = "PASS ring of 64 ranks"
 report
 
-run -n 1 printenv OMPI_MCA_schizo
-check "the ranks get OMPI_MCA_schizo=^orte" test "$out" = "^orte"
-run -n 1 -x OMPI_MCA_schizo=ompi printenv OMPI_MCA_schizo
-check "... unless the user sets it" test "$out" = "ompi"
+run -n 1 printenv OMPI_MCA_schizo OMPI_MCA_pml
+check "the ranks get OMPI_MCA_schizo=^orte and OMPI_MCA_pml=ob1" test "$out" = $'^orte\nob1'
+run -n 1 printenv OMPI_MCA_mpi_oversubscribe
+check "... and no OMPI_MCA_mpi_oversubscribe on a node with a core to spare" \
+  test "$rc" -eq 1 -a -z "$out"
+more=$(($(nproc) + 1))
+run -n "$more" --oversubscribe printenv OMPI_MCA_mpi_oversubscribe
+check "OMPI_MCA_mpi_oversubscribe=1 when the ranks outnumber the cores" \
+  test "$(sort -u <<<"$out")" = 1 -a "$(grep -c . <<<"$out")" -eq "$more"
+OMPI_MCA_pml=cm run -n 1 -x OMPI_MCA_schizo=ompi printenv OMPI_MCA_schizo OMPI_MCA_pml
+check "... settings the user made (-x, environment) win" test "$out" = $'ompi\ncm'
 # meson's LD_LIBRARY_PATH would name drover's library too.
 LD_LIBRARY_PATH= run -n 2 --no-libpmix-path "$bin/mpi_ring"
 check "--no-libpmix-path: Open MPI's own libpmix cannot reach drover: MPI_Init fails ($rc)" \
