@@ -117,14 +117,20 @@ int main(int argc, char **argv)
     PMIX_INFO_FREE(results, nresults);
     PMIX_QUERY_DESTRUCT(&q);
 
-    /* Cleanup registration: the path named on the command line goes when
-     * the job ends (the test script checks). */
-    if (argc > 1 && 0 == me.rank) {
+    /* Cleanup registration: the paths named on the command line go when
+     * the job ends (the test script checks). The second is registered as
+     * Open MPI does it, with no callback: nobody waits for the answer. */
+    if (argc > 2 && 0 == me.rank) {
         pmix_info_t dirs[2];
         PMIX_INFO_LOAD(&dirs[0], PMIX_REGISTER_CLEANUP_DIR, argv[1], PMIX_STRING);
         PMIX_INFO_LOAD(&dirs[1], PMIX_CLEANUP_RECURSIVE, NULL, PMIX_BOOL);
         rc = PMIx_Job_control(&me, 1, dirs, 2, NULL, NULL);
         CHECK(PMIX_SUCCESS == rc, "register cleanup: %s", PMIx_Error_string(rc));
+        PMIX_INFO_DESTRUCT(&dirs[0]);
+        PMIX_INFO_LOAD(&dirs[0], PMIX_REGISTER_CLEANUP_DIR, argv[2], PMIX_STRING);
+        rc = PMIx_Job_control_nb(&me, 1, dirs, 2, NULL, NULL);
+        CHECK(PMIX_SUCCESS == rc, "register cleanup without a callback: %s",
+              PMIx_Error_string(rc));
         PMIX_INFO_DESTRUCT(&dirs[0]);
         PMIX_INFO_DESTRUCT(&dirs[1]);
         PMIX_INFO_LOAD(&dirs[0], PMIX_REGISTER_CLEANUP_DIR, "relative/path", PMIX_STRING);
