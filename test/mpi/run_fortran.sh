@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# run_fortran.sh - an Open MPI program built with mpifort (mpi_f08) under
+# drover run.
+source "$(dirname "$0")/../launcher/lib.sh"
+
+for n in 1 2 4; do
+  run -n "$n" --oversubscribe "$MPI_PROGRAMS/mpi_fortran"
+  check "mpifort program on $n ranks: exit 0 and PASS ($rc)" \
+    test "$rc" -eq 0 -a "$out" = "PASS fortran on $n ranks"
+  [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | head -20
+done
+check "nothing left behind" no_leftovers
+done_testing
