@@ -6,7 +6,8 @@
 #   bench/mpi/run.sh [BUILD_DIR] [RANKS]      (defaults: build, 8)
 #
 # Prints a table of mean times and the ratio to mpirun (target: drover
-# <= 0.6).
+# <= 0.6). A third row runs mpirun with the PML drover picks for its ranks
+# (ob1, see docs/launcher.md), to show what that choice alone is worth.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
@@ -24,7 +25,8 @@ trap 'rm -rf "$work"' EXIT
 "$mpicc" -O2 bench/mpi/hello.c -o "$work/hello"
 hyperfine --warmup 3 --min-runs 20 --export-json "$work/times.json" -N \
   -n drover "$drover run -n $ranks --oversubscribe $work/hello" \
-  -n mpirun "mpirun $root_flag -n $ranks --oversubscribe $work/hello" >&2
+  -n mpirun "mpirun $root_flag -n $ranks --oversubscribe $work/hello" \
+  -n "mpirun --mca pml ob1" "mpirun $root_flag -n $ranks --oversubscribe --mca pml ob1 $work/hello" >&2
 python3 - "$work/times.json" "$ranks" <<'PY'
 import json, sys
 results = {r["command"]: r for r in json.load(open(sys.argv[1]))["results"]}
@@ -34,7 +36,7 @@ print(f"Open MPI hello (MPI_Init + MPI_Allreduce + MPI_Finalize), {sys.argv[2]} 
       f"mean of {runs}+ runs")
 print("| launcher | mean (ms) | stddev (ms) | ratio to mpirun |")
 print("|---|---|---|---|")
-for name in ("drover", "mpirun"):
+for name in ("drover", "mpirun", "mpirun --mca pml ob1"):
     r = results[name]
     print(f"| {name} | {r['mean']*1e3:.1f} | {r['stddev']*1e3:.1f} | {r['mean']/mpirun:.2f} |")
 PY
