@@ -1,12 +1,18 @@
 """mpi4py under drover run: rank and size, collectives on Python objects
-and buffers, point-to-point round a ring. Prints one PASS line on rank 0;
-exits non-zero on any rank where a check fails."""
+and buffers, point-to-point round a ring, and two processes spawned from
+the interpreter (the script again, which sees its parent). Prints one PASS
+line on rank 0; exits non-zero on any rank where a check fails."""
 import sys
 
 from mpi4py import MPI
 
 comm = MPI.COMM_WORLD
 rank, size = comm.Get_rank(), comm.Get_size()
+parent = MPI.Comm.Get_parent()
+if parent != MPI.COMM_NULL:
+    parent.reduce(rank + 10, op=MPI.SUM, root=0)
+    parent.Disconnect()
+    sys.exit(0)
 failures = []
 
 
@@ -28,6 +34,11 @@ if rank == 0:
     buf[:] = b"drover!!"
 comm.Bcast(buf, root=0)
 check(bytes(buf) == b"drover!!", "buffer bcast")
+
+children = comm.Spawn(sys.executable, args=[__file__], maxprocs=2)
+total = children.reduce(None, op=MPI.SUM, root=MPI.ROOT if rank == 0 else MPI.PROC_NULL)
+check(rank != 0 or total == 21, f"the spawned processes' sum: {total}")
+children.Disconnect()
 
 bad = comm.allreduce(len(failures))
 if rank == 0 and bad == 0:
