@@ -11,6 +11,7 @@ for n in 1 2 3; do
   run -n "$n" --oversubscribe "$bin/mpi_ring"
   check "ring on $n ranks: exit 0 and PASS ($rc)" \
     test "$rc" -eq 0 -a "$out" = "PASS ring of $n ranks"
+  check "... and not a word from Open MPI on stderr" test -z "$err"
   report
   run -n "$n" --oversubscribe "$bin/mpi_collectives"
   check "collectives on $n ranks: exit 0 and PASS ($rc)" \
