@@ -5,13 +5,15 @@
  * Design notes:
  *  - Open MPI takes a process that no launcher it knows started for a
  *    singleton and forks a daemon of its own. Its schizo framework makes
- *    that call: the slurm, flux and jsm components only answer inside
- *    their resource managers, and the orte component says "singleton"
- *    whenever no mpirun daemon is named. With schizo/orte left out
- *    (OMPI_MCA_schizo=^orte) nothing decides, and the runtime picks
- *    ess/pmi by priority: it takes the PMIx server named by the PMIX_*
- *    variables as its runtime. That is one ordinary MCA setting, where
- *    the alternatives would impersonate Slurm or Flux.
+ *    that call: the orte component says "singleton" whenever no mpirun
+ *    daemon is named, and the slurm, flux and jsm components speak for
+ *    their resource managers, inside which drover may well run (slurm's
+ *    says "singleton" too inside an allocation but outside a job step).
+ *    With all four left out (OMPI_MCA_schizo=^orte,slurm,flux,jsm) nothing
+ *    decides, and the runtime picks ess/pmi by priority: it takes the PMIx
+ *    server named by the PMIX_* variables as its runtime. That is one
+ *    ordinary MCA setting, where the alternatives would impersonate Slurm
+ *    or Flux.
  *  - On an oversubscribed node mpirun tells the ranks so
  *    (OMPI_MCA_mpi_oversubscribe=1), which makes them yield the CPU while
  *    they wait instead of spinning; spinning ranks starve the ones they
@@ -40,7 +42,7 @@ static char **set_default(char **env, const char *name, const char *value)
 
 char **openmpi_env(char **env, const launcher_map_t *map)
 {
-    env = set_default(env, "OMPI_MCA_schizo", "^orte");
+    env = set_default(env, "OMPI_MCA_schizo", "^orte,slurm,flux,jsm");
     env = set_default(env, "OMPI_MCA_pml", "ob1");
     if (map->oversubscribed) {
         env = set_default(env, "OMPI_MCA_mpi_oversubscribe", "1");

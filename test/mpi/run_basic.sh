@@ -44,7 +44,15 @@ check "64 oversubscribed ranks: ring passes ($rc, ${elapsed}s)" \
 report
 
 run -n 1 printenv OMPI_MCA_schizo OMPI_MCA_pml
-check "the ranks get OMPI_MCA_schizo=^orte and OMPI_MCA_pml=ob1" test "$out" = $'^orte\nob1'
+check "the ranks get OMPI_MCA_schizo=^orte,slurm,flux,jsm and OMPI_MCA_pml=ob1" \
+  test "$out" = $'^orte,slurm,flux,jsm\nob1'
+# drover inside a resource manager's job still launches the ranks itself.
+for rm in "SLURM_JOBID=7 SLURM_NODELIST=$(hostname)" \
+          "SLURM_JOBID=7 SLURM_NODELIST=$(hostname) SLURM_STEP_ID=0" "FLUX_JOB_ID=7"; do
+  # shellcheck disable=SC2086 # $rm is a list of assignments
+  result=$(export $rm; run -n 2 "$bin/mpi_ring"; echo "$rc $out")
+  check "inside a job with $rm: the ranks are drover's" test "$result" = "0 PASS ring of 2 ranks"
+done
 run -n 1 printenv OMPI_MCA_mpi_oversubscribe
 check "... and no OMPI_MCA_mpi_oversubscribe on a node with a core to spare" \
   test "$rc" -eq 1 -a -z "$out"
