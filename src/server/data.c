@@ -10,7 +10,8 @@
  *    and is never handed out this way: clients get it whole at HELLO.
  *  - A GET for a key not yet committed by a live local process waits here
  *    until a commit brings it, the process goes, or PMIX_TIMEOUT expires;
- *    with PMIX_IMMEDIATE it is answered "not found" at once. A GET for a
+ *    with PMIX_IMMEDIATE, or when the process has already gone (ended,
+ *    connected or not), it is answered "not found" at once. A GET for a
  *    process on another node asks the host (direct_modex).
  *  - A GET answer carries all of the process's data, not just the key:
  *    the client caches it, and its next gets of that process are local.
@@ -434,9 +435,8 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
         return;
     }
     const server_nspace_t *ns = nspace_find(a->proc.nspace);
-    const server_client_t *target = nspace_client(ns, a->proc.rank);
     bool local = NULL != ns && (PMIX_RANK_UNDEF == a->proc.rank || nspace_is_local(ns, a->proc.rank));
-    if (a->immediate || (NULL != target && target->gone)) {
+    if (a->immediate || nspace_rank_gone(ns, a->proc.rank)) {
         answer_get(peer, tag, &a->proc, a->need_ns, PMIX_ERR_NOT_FOUND);
         return;
     }

@@ -276,11 +276,7 @@ static pmix_status_t final_members(const collective_t *c, const pmix_info_t *hos
     size_t k = 0;
     for (size_t i = 0; i < *nout; i++) {
         const pmix_proc_t *p = &(*out)[i];
-        const server_nspace_t *ns = nspace_find(p->nspace);
-        const server_client_t *client = nspace_client(ns, p->rank);
-        bool joined = false, lost = NULL != client ? client->gone
-                                   : NULL != ns && NULL != hashmap_find(&ns->departed, &p->rank,
-                                                                        sizeof(p->rank));
+        bool joined = false, lost = nspace_rank_gone(nspace_find(p->nspace), p->rank);
         for (size_t m = 0; m < c->nmembers && !joined; m++) {
             joined = PMIX_CHECK_PROCID(&c->members[m].proc, p);
         }

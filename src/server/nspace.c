@@ -43,6 +43,13 @@ server_client_t *nspace_find_client(const pmix_proc_t *proc)
     return nspace_client(nspace_find(proc->nspace), proc->rank);
 }
 
+bool nspace_rank_gone(const server_nspace_t *ns, pmix_rank_t rank)
+{
+    const server_client_t *client = nspace_client(ns, rank);
+    return NULL != client ? client->gone
+                          : NULL != ns && NULL != hashmap_find(&ns->departed, &rank, sizeof(rank));
+}
+
 bool nspace_is_local(const server_nspace_t *ns, pmix_rank_t rank)
 {
     return NULL != nspace_client(ns, rank) ||

@@ -199,6 +199,11 @@ server_nspace_t *nspace_find(const char *name);
 server_client_t *nspace_client(const server_nspace_t *ns, pmix_rank_t rank);
 server_client_t *nspace_find_client(const pmix_proc_t *proc);
 
+/* Whether rank's process has gone for good: its client dropped its
+ * connection without finalizing, or was deregistered (its process ended,
+ * whether it ever connected or not). */
+bool nspace_rank_gone(const server_nspace_t *ns, pmix_rank_t rank);
+
 /* How many local processes a participant entry stands for: 0 or 1 for a
  * rank, the job's local processes for a wildcard. */
 uint32_t nspace_local_count(const pmix_proc_t *proc);

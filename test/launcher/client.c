@@ -286,6 +286,32 @@ static int mode_fence_kill(int argc, char **argv)
     return 0;
 }
 
+/* Rank 1 ends (status 0) without ever calling PMIx_Init. Rank 0 asks for
+ * a key rank 1 would have posted once it has surely gone: the answer is
+ * "not found" at once, not a wait (PMIX_TIMEOUT only bounds a failure). */
+static int mode_gone(int argc, char **argv)
+{
+    if (0 == strcmp(getenv("PMIX_RANK"), "1")) {
+        return 0;
+    }
+    init();
+    sleep(1);
+    pmix_proc_t one;
+    PMIX_LOAD_PROCID(&one, me.nspace, 1);
+    pmix_info_t timeout;
+    int seconds = 5;
+    PMIX_INFO_LOAD(&timeout, PMIX_TIMEOUT, &seconds, PMIX_INT);
+    pmix_value_t *v = NULL;
+    pmix_status_t rc = PMIx_Get(&one, "test.key", &timeout, 1, &v);
+    PMIX_INFO_DESTRUCT(&timeout);
+    check(PMIX_ERR_NOT_FOUND == rc, "get of a key of a rank that ended unconnected: %s",
+          PMIx_Error_string(rc));
+    if (NULL != v) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    return finish();
+}
+
 /* The last rank exits with the given code; the others wait in a fence. */
 static int mode_exit(int argc, char **argv)
 {
@@ -575,6 +601,7 @@ static const struct {
     {"fence", mode_fence, 0},
     {"fence-kill", mode_fence_kill, 1},
     {"exit", mode_exit, 1},
+    {"gone", mode_gone, 0},
     {"abort", mode_abort, 1},
     {"sleep", mode_sleep, 0},
     {"publish", mode_publish, 0},

@@ -25,6 +25,10 @@ check "... nothing left behind" no_leftovers
 
 run -n 2 true
 check "ranks that never call PMIx_Init and exit 0: exit 0" test "$rc" -eq 0 -a -z "$err"
+run -n 2 --oversubscribe "$CLIENT" gone
+check "a get of data from a rank that ended without PMIx_Init: not found at once ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^ok - rank 0: get of a key' <<<"$out")" -eq 1
+check "... in seconds (${elapsed}s)" within 4
 run -n 2 sh -c 'exit 3'
 check "ranks that never call PMIx_Init and exit 3: exit 3" test "$rc" -eq 3
 run -n 2 sh -c 'kill -SEGV $$'

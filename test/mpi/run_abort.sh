@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # run_abort.sh - MPI_Abort ends the whole job within seconds, its code is
-# drover's exit status, and nothing is left behind.
+# drover's exit status, and nothing is left behind; a rank that ends without
+# MPI_Init makes the others' MPI_Init fail instead of hang.
 source "$(dirname "$0")/../launcher/lib.sh"
 bin=$MPI_PROGRAMS
 
@@ -12,6 +13,14 @@ for spec in "2 1 7" "4 3 9" "8 0 42"; do
   check "... drover names the rank and the status" \
     grep -q "drover run: rank $who (pid [0-9]*) called PMIx_Abort with status $code" <<<"$err"
   check "... no rank passed the barrier" test -z "$(grep 'passed a barrier' <<<"$out")"
+  check "... nothing left behind" no_leftovers
+done
+
+for n in 2 4; do
+  run -n "$n" --oversubscribe "$bin/mpi_abort" 1 skip
+  check "$n ranks, rank 1 ends before MPI_Init: the others fail, exit non-zero ($rc)" \
+    test "$rc" -ne 0
+  check "... in seconds (${elapsed}s)" within 10
   check "... nothing left behind" no_leftovers
 done
 done_testing
