@@ -7,7 +7,11 @@
 # and component allocation. Then some of this project's coarray programs
 # (test/caf), built with OpenCoarrays' caf wrapper, run the same way.
 source "$(dirname "$0")/../launcher/lib.sh"
-CLIENT=$OPENCOARRAYS_TESTS
+# The programs run through links in this test's own directory, so that
+# looking for leftovers finds only this test's processes, never those of
+# someone else running the same installed programs.
+CLIENT=$work/bin
+mkdir "$CLIENT"
 
 tests=(
   "co_sum_test 2 8" "co_broadcast_test 3" "co_reduce_test 4" "co_max_test 2"
@@ -24,7 +28,8 @@ tests=(
 for spec in "${tests[@]}"; do
   read -r name counts <<<"$spec"
   for n in $counts; do
-    run -n "$n" --oversubscribe "$OPENCOARRAYS_TESTS/$name"
+    ln -sf "$OPENCOARRAYS_TESTS/$name" "$CLIENT/$name"
+    run -n "$n" --oversubscribe "$CLIENT/$name"
     check "$name on $n images: exit 0 and a 'Test passed' line ($rc, ${elapsed}s)" \
       test "$rc" -eq 0 -a "$(grep -ci 'test passed' <<<"$out")" -ge 1
     [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | tail -5
@@ -32,9 +37,9 @@ for spec in "${tests[@]}"; do
 done
 for spec in "images 2 5" "events 2 8" "teams 3 8"; do
   read -r name counts <<<"$spec"
-  (cd "$work" && "$OPENCOARRAYS_CAF" -o "oc_$name" "$CAF_SOURCES/$name.f90")
+  (cd "$CLIENT" && "$OPENCOARRAYS_CAF" -o "oc_$name" "$CAF_SOURCES/$name.f90")
   for n in $counts; do
-    run -n "$n" --oversubscribe "$work/oc_$name"
+    run -n "$n" --oversubscribe "$CLIENT/oc_$name"
     check "$name.f90 built by caf on $n images: exit 0 and PASS ($rc, ${elapsed}s)" \
       test "$rc" -eq 0 -a "$(grep -c "^PASS $name" <<<"$out")" -eq 1
     [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | tail -5
