@@ -30,6 +30,13 @@ check "... drover names the spawned job's rank" \
   grep -q 'rank [01] of drover-[0-9]*-1 (pid [0-9]*) exited with status 5' <<<"$err"
 report 5
 
+run -n 1 "$bin/mpi_spawn" missing
+check "MPI_Comm_spawn of a missing program returns an error and the job goes on ($rc)" \
+  test "$rc" -eq 0 -a "$out" = "PASS spawning parents"
+check "... drover says which program in one line" \
+  one_line "$err" "cannot spawn '/nonexistent/drover-test-program': no such file"
+report
+
 run -n 4 --oversubscribe "$bin/mpi_connect" job
 check "connect/accept between the halves of one job: exit 0 ($rc)" \
   test "$rc" -eq 0 -a "$out" = "PASS connect/accept within a job"

@@ -3,7 +3,12 @@
  *   spawn one            MPI_Comm_spawn of 2 children;
  *   spawn multiple       MPI_Comm_spawn_multiple of 1 + 2 children running
  *                        two argument lists;
- *   spawn status CODE    2 children that exit with CODE after MPI_Finalize.
+ *   spawn status CODE    2 children that exit with CODE after MPI_Finalize;
+ *   spawn missing        (one rank) a program that does not exist:
+ *                        MPI_Comm_spawn returns an error (errors return
+ *                        here) and the job goes on. With more ranks Open
+ *                        MPI's other ranks would wait for the root forever,
+ *                        under mpirun as well.
  * Parents and children merge the intercommunicator and check a sum over
  * both; every child prints one "child" line (the launcher forwards it) and
  * checks its MPI_APPNUM against the argument list it got.
@@ -55,6 +60,16 @@ static void spawn(const char *program, const char *mode, const char *code)
     MPI_Comm_disconnect(&children);
 }
 
+static void spawn_missing(void)
+{
+    MPI_Comm children = MPI_COMM_NULL;
+    int errcodes[2] = {MPI_SUCCESS, MPI_SUCCESS};
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    int rc = MPI_Comm_spawn("/nonexistent/drover-test-program", MPI_ARGV_NULL, 2, MPI_INFO_NULL,
+                            0, MPI_COMM_WORLD, &children, errcodes);
+    CHECK(MPI_SUCCESS != rc, "spawning a missing program succeeded");
+}
+
 static int child(MPI_Comm parent, int argc, char **argv)
 {
     int rank, size, *appnum, flag = 0;
@@ -79,13 +94,17 @@ int main(int argc, char **argv)
     if (MPI_COMM_NULL != parent) {
         return child(parent, argc, argv);
     }
-    if (argc < 2 || (0 != strcmp(argv[1], "one") && 0 != strcmp(argv[1], "multiple") &&
-                     (0 != strcmp(argv[1], "status") || argc != 3))) {
-        fprintf(stderr, "usage: spawn one|multiple|status CODE\n");
+    if (argc == 2 && 0 == strcmp(argv[1], "missing")) {
+        spawn_missing();
+    } else if (argc < 2 ||
+               (0 != strcmp(argv[1], "one") && 0 != strcmp(argv[1], "multiple") &&
+                (0 != strcmp(argv[1], "status") || argc != 3))) {
+        fprintf(stderr, "usage: spawn one|multiple|status CODE|missing\n");
         MPI_Finalize();
         return 2;
+    } else {
+        spawn(argv[0], argv[1], argc == 3 ? argv[2] : NULL);
     }
-    spawn(argv[0], argv[1], argc == 3 ? argv[2] : NULL);
     int rc = mpicheck_verdict(MPI_COMM_WORLD, "spawning parents");
     MPI_Finalize();
     return rc;
