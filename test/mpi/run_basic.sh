@@ -54,7 +54,7 @@ for rm in "SLURM_JOBID=7 SLURM_NODELIST=$(hostname)" \
   check "inside a job with $rm: the ranks are drover's" test "$result" = "0 PASS ring of 2 ranks"
 done
 run -n 1 printenv OMPI_MCA_mpi_oversubscribe
-check "... and no OMPI_MCA_mpi_oversubscribe on a node with a core to spare" \
+check "no OMPI_MCA_mpi_oversubscribe while a core is free" \
   test "$rc" -eq 1 -a -z "$out"
 more=$(($(nproc) + 1))
 run -n "$more" --oversubscribe printenv OMPI_MCA_mpi_oversubscribe
