@@ -2,9 +2,10 @@
  * segment.c - bootstrap: find the other images through PMIx and map their
  * shared-memory segments at the same addresses in every image.
  *
- * Each image creates /dev/shm/drover-<namespace>.caf.<rank> (so a launcher
- * can sweep leftovers of a crashed job by the namespace prefix) and publishes
- * its name with PMIx_Put. All images then agree on one range of virtual
+ * Each image creates /dev/shm/<namespace>.caf.<rank> and publishes its name
+ * with PMIx_Put. The name starts with the namespace because that is what a
+ * launcher sweeps after a crash: drover names its jobs drover-<pid>-<n> and
+ * removes every /dev/shm/drover-<pid>-* when the run ends, however it ends. All images then agree on one range of virtual
  * addresses, free in all of them, big enough for every segment: they try
  * candidates in an order fixed in advance, reserve the candidate with
  * MAP_FIXED_NOREPLACE, and exchange success through a PMIx fence; the first
@@ -222,7 +223,7 @@ static int create_segment(void)
         ns[i] = plain ? c : '_';
     }
     ns[i] = '\0';
-    snprintf(segname, sizeof(segname), "/drover-%s.caf.%d", ns, caf.me);
+    snprintf(segname, sizeof(segname), "/%s.caf.%d", ns, caf.me);
     int fd = shm_open(segname, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0 && EEXIST == errno) {
         /* A leftover of a crashed job of the same namespace. */
