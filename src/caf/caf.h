@@ -230,6 +230,13 @@ char *caf_token_mem(caf_token_t token, int rank);
 /* Marks this image stopped or failed and wakes everyone who may wait on it. */
 void caf_mark_inactive(uint32_t status);
 
+/* ---- small_result.c ---- */
+
+/* res = fn(a, b) for CO_REDUCE's operator returning a derived type of
+ * `size` <= 16 bytes in registers. Returns 0, or -1 when the registers
+ * that carry the result cannot be told apart (or on other machines). */
+int caf_call_small(void *fn, void *res, const void *a, const void *b, size_t size);
+
 /* ---- collective.c ---- */
 
 /* Gathers `size` bytes from every member of `team` into out[] (team order). */

@@ -206,13 +206,15 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
         break;
     case CAF_BT_DERIVED:
         /* Results bigger than 16 bytes come back through a hidden pointer
-         * passed first; smaller ones in registers whose assignment depends
-         * on the component types, which the descriptor does not tell. */
-        if (t.size > 16 && !value) {
+         * passed first; smaller ones in registers (small_result.c). */
+        if (value) {
+            break;
+        }
+        if (t.size > 16) {
             ((void (*)(char *, const char *, const char *))f)(res, a, b);
             return 0;
         }
-        break;
+        return caf_call_small(f, res, a, b, t.size);
     }
 #undef CALL
     return -1;
@@ -251,7 +253,10 @@ static int combine(const reduction_t *r, char *acc, const char *in, size_t n, ch
 static bool supported(const reduction_t *r)
 {
     if (OP_USER == r->op) {
-        return r->elem.type != CAF_BT_DERIVED || r->elem.size > 16 || (r->flags & CAF_OP_BYREF);
+        /* Derived types passed by value would need the register
+         * assignment of the arguments as well. */
+        return r->elem.type != CAF_BT_DERIVED || (r->flags & CAF_OP_BYREF) ||
+               !(r->flags & CAF_OP_ARG_VALUE);
     }
     if (CAF_BT_CHARACTER == r->elem.type) {
         return OP_SUM != r->op && (1 == r->elem.kind || 4 == r->elem.kind);
@@ -410,6 +415,12 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
     }
     if (scratch != small) {
         free(scratch);
+    }
+    if (bad && CAF_BT_DERIVED == r->elem.type && size <= 16) {
+        caf_error(stat, errmsg, errmsg_len, 1,
+                  "%s: cannot tell which registers carry the operator's result (a derived type "
+                  "of %zu bytes); a type of more than 16 bytes works", what, size);
+        return;
     }
     if (bad) {
         caf_error(stat, errmsg, errmsg_len, 1, "%s: the operation cannot be applied", what);
