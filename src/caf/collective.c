@@ -494,8 +494,17 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
                   source_image);
         return;
     }
+    /* For an allocatable scalar component gfortran 12 also passes the
+     * hidden token beside it; a token is this image's own business. */
+    if (CAF_BT_VOID == a->dtype.type) {
+        return;
+    }
     caf_elem_t t = elem_of(a);
     size_t count;
+    if (NULL == a->base_addr) {
+        caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: the argument is not allocated");
+        return;
+    }
     char *buf = pack(a, t, &count);
     if (NULL == buf) {
         caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: out of memory");
