@@ -158,6 +158,12 @@ void caf_segment_teardown(void);
 /* Asks the launcher to end every image with `code`; -1 without PMIx. */
 int caf_segment_abort(int code, const char *msg);
 
+/* ---- spread.c ---- */
+
+/* Binds this image to one core when images outnumber the cores it may run
+ * on and nobody bound it. */
+void caf_spread(void);
+
 /* ---- wait.c: sleeping waits and barriers ---- */
 
 void caf_futex_wait(_Atomic uint32_t *word, uint32_t expected);

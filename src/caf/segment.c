@@ -387,6 +387,7 @@ int caf_segment_setup(void)
         return -1;
     }
     setup_spin();
+    caf_spread();
     setup_heaps();
     if (0 == caf.me && 0 != getrandom(&caf_ctl(0)->job_seed, sizeof(uint64_t), 0)) {
         caf_ctl(0)->job_seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL;
