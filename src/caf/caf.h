@@ -26,7 +26,9 @@
 #define CAF_RESULT_BYTES ((size_t)64)      /* small collectives: the result */
 /* Per segment: two scratch slots, then two gather areas each followed by a
  * result area. */
-#define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + 2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
+/* Two gather areas, each followed by a result area: one set per team. */
+#define CAF_GATHER_AREAS_BYTES (2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
+#define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + CAF_GATHER_AREAS_BYTES)
 
 /* ---- heap.c: a deterministic first-fit allocator over a byte range ---- */
 
@@ -80,6 +82,11 @@ typedef struct caf_team_rt {
     int index;                  /* this image's index in the team, 1-based */
     int *members;               /* global ranks in team order */
     caf_barrier_t *barrier;     /* shared; in the first member's local heap */
+    /* Shared gather areas for small reductions (collective.c): each team
+     * has its own, because a team and its parent may have the same first
+     * member and run collectives at the same time (an image leaves END
+     * TEAM while its parent's other teams are still busy). */
+    char *gather;
     unsigned coll_seq;          /* collectives done in this team: picks the scratch slot */
 } caf_team_rt;
 

@@ -317,8 +317,7 @@ static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count, bool wr
 
 static char *gather_area(const caf_team_rt *team, unsigned parity)
 {
-    return caf_segment(team->members[0]) + caf.slot_offset + 2 * CAF_SLOT_BYTES +
-           (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
+    return team->gather + (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
 }
 
 typedef struct small_job {
