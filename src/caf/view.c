@@ -164,6 +164,25 @@ static void copy_elem(char *d, const char *s, size_t size)
     }
 }
 
+/* One row of `n` elements of `size` bytes (a constant where it is called).
+ * Four at a time: a one-element loop is so short that its speed depends on
+ * where it lands against instruction-fetch boundaries (half the speed on
+ * AMD Zen 4 when it straddles one). */
+static inline __attribute__((always_inline)) void copy_row(char *d, const char *s, ptrdiff_t n,
+                                                         ptrdiff_t ds, ptrdiff_t ss, size_t size)
+{
+    ptrdiff_t i = 0;
+    for (; i + 4 <= n; i += 4, d += 4 * ds, s += 4 * ss) {
+        memcpy(d, s, size);
+        memcpy(d + ds, s + ss, size);
+        memcpy(d + 2 * ds, s + 2 * ss, size);
+        memcpy(d + 3 * ds, s + 3 * ss, size);
+    }
+    for (; i < n; i++, d += ds, s += ss) {
+        memcpy(d, s, size);
+    }
+}
+
 /* Same type on both sides, both strided with the same first extent: whole
  * rows along the first dimension at a time, the common case of sections of
  * equal shape. */
@@ -183,13 +202,9 @@ static bool copy_rows(const caf_view_t *dst, const caf_view_t *src, size_t n, si
         char *d = dc.p;
         const char *s = sc.p;
         if (8 == size) {
-            for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
-                memcpy(d, s, 8);
-            }
+            copy_row(d, s, row, ds, ss, 8);
         } else if (4 == size) {
-            for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
-                memcpy(d, s, 4);
-            }
+            copy_row(d, s, row, ds, ss, 4);
         } else {
             for (ptrdiff_t i = 0; i < row; i++, d += ds, s += ss) {
                 copy_elem(d, s, size);
