@@ -249,6 +249,10 @@ void caf_mark_inactive(uint32_t status);
  * `size` <= 16 bytes in registers. Returns 0, or -1 when the registers
  * that carry the result cannot be told apart (or on other machines). */
 int caf_call_small(void *fn, void *res, const void *a, const void *b, size_t size);
+/* res = fn(a, b) for CO_REDUCE's operator on a 16-byte real taken by
+ * reference: real(10) or real(16), told apart by where the result comes
+ * back. Returns the kind, or -1 on other machines. */
+int caf_call_wide_real(void *fn, void *res, const void *a, const void *b);
 
 /* ---- collective.c ---- */
 

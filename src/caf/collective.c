@@ -189,6 +189,9 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
         }
         break;
     case CAF_BT_REAL:
+        if (16 == t.kind && !value) {
+            return caf_call_wide_real(f, res, a, b) < 0 ? -1 : 0;
+        }
         switch (t.kind) {
         case 4: CALL(float);
         case 8: CALL(double);

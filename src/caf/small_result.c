@@ -16,6 +16,10 @@
  * otherwise. That leaves out one family: 16 bytes where one eightbyte is
  * all reals and the other is not (a real(8) and an integer, in either
  * order) come back in rax and xmm0 whichever comes first in memory.
+ *
+ * The same call tells real(10) from real(16), which gfortran describes
+ * alike (16 bytes of type real): the first comes back on the x87 stack,
+ * the second in xmm0.
  */
 #include <string.h>
 
@@ -25,9 +29,10 @@
 
 /* What the registers held after one call; layout known to the assembly. */
 typedef struct returned {
-    uint64_t reg[4];        /* rax, rdx, xmm0, xmm1 */
+    uint64_t reg[4];        /* rax, rdx, xmm0, xmm1 (low halves) */
     unsigned char st0[16];  /* st0 as 10 bytes, when the call pushed it */
     uint32_t pushed;        /* non-zero when the x87 stack grew */
+    uint64_t xmm0_high;     /* the high half of xmm0 */
 } returned_t;
 
 enum { RAX, RDX, XMM0, XMM1 };
@@ -57,6 +62,7 @@ __asm__(".text\n"
         "    movq %rdx, 8(%rbx)\n"
         "    movq %xmm0, 16(%rbx)\n"
         "    movq %xmm1, 24(%rbx)\n"
+        "    movhps %xmm0, 56(%rbx)\n"
         "    fnstsw 2(%rsp)\n"
         "    movzwl (%rsp), %eax\n"
         "    movzwl 2(%rsp), %ecx\n"
@@ -71,7 +77,8 @@ __asm__(".text\n"
         "    ret\n"
         ".size caf_call_preset, .-caf_call_preset\n");
 
-_Static_assert(offsetof(returned_t, st0) == 32 && offsetof(returned_t, pushed) == 48,
+_Static_assert(offsetof(returned_t, st0) == 32 && offsetof(returned_t, pushed) == 48 &&
+                   offsetof(returned_t, xmm0_high) == 56,
                "the assembly stores at these offsets");
 
 #define PATTERN_1 0x5a5a5a5a5a5a5a5aULL
@@ -143,9 +150,28 @@ int caf_call_small(void *fn, void *res, const void *a, const void *b, size_t siz
     return 0;
 }
 
+int caf_call_wide_real(void *fn, void *res, const void *a, const void *b)
+{
+    returned_t r;
+    caf_call_preset(fn, a, b, PATTERN_1, &r);
+    if (r.pushed) {
+        memset(res, 0, 16);
+        memcpy(res, r.st0, 10);
+        return 10;
+    }
+    memcpy(res, &r.reg[XMM0], 8);
+    memcpy((char *)res + 8, &r.xmm0_high, 8);
+    return 16;
+}
+
 #else
 
 int caf_call_small(void *fn, void *res, const void *a, const void *b, size_t size)
+{
+    return -1;
+}
+
+int caf_call_wide_real(void *fn, void *res, const void *a, const void *b)
 {
     return -1;
 }

@@ -2,7 +2,8 @@
 ! whose results come back in registers chosen by the component types:
 ! integers only, reals only, one byte, a lone real(10), arrays of them with
 ! RESULT_IMAGE; and the one layout that is refused (reals in one eightbyte,
-! integers in the other), with STAT=.
+! integers in the other), with STAT=. Also operators on real(10) and
+! real(16), which gfortran describes alike.
 module small_ops
   use iso_fortran_env, only: int8, int64, real32, real64
   implicit none
@@ -30,6 +31,16 @@ module small_ops
     real(10) :: x
   end type
 contains
+  ! real(10) and real(16) have the same descriptor; their results come
+  ! back in different registers.
+  pure real(10) function add10(p, q)
+    real(10), intent(in) :: p, q
+    add10 = p + q
+  end function
+  pure real(16) function add16(p, q)
+    real(16), intent(in) :: p, q
+    add16 = p + q
+  end function
   pure type(ints) function add_ints(p, q)
     type(ints), intent(in) :: p, q
     add_ints = ints(p%a + q%a, max(p%b, q%b))
@@ -70,6 +81,8 @@ program reduce_small
   type(int_real) :: ir
   type(tiny) :: t1
   type(extended) :: e1
+  real(10) :: x10
+  real(16) :: x16
   integer :: me, n, k, total, st
   logical :: ok
 
@@ -102,6 +115,12 @@ program reduce_small
   e1 = extended(me)
   call co_reduce(e1, add_extended)
   call check(e1%x == total, 'a lone real(10)')
+  x10 = real(me, 10) / 3
+  call co_reduce(x10, add10)
+  call check(abs(x10 - real(total, 10) / 3) < 1e-17_10, 'real(10), told from real(16)')
+  x16 = real(me, 16) / 3
+  call co_reduce(x16, add16)
+  call check(abs(x16 - real(total, 16) / 3) < 1e-31_16, 'real(16), told from real(10)')
   iarr = [(ints(me * k, me), k = 1, 3)]
   call co_reduce(iarr, add_ints, result_image=n)
   if (me == n) then
