@@ -24,6 +24,10 @@ caf -O2 bench/caf/bench.f90 -o "$work/bench_oc"
 "$drover" caf -O2 bench/caf/bench.f90 -o "$work/bench_drover"
 
 results=$work/results   # lines: images impl figure value unit
+# The machine may be shared: the load average says how much the figures
+# had to compete with.
+load() { cut -d' ' -f1 /proc/loadavg; }
+load_before=$(load)
 for images in 2 8; do
   for _ in $(seq "$repeat"); do
     # shellcheck disable=SC2086 # the launch commands carry arguments
@@ -35,6 +39,7 @@ done
 
 echo "coarray benchmark: $repeat runs each, OpenCoarrays and drover alternating;"
 echo "best and median of the runs; ratio above 1 means drover is better"
+echo "$(nproc) cores; load average $load_before before the runs, $(load) after"
 echo
 printf '| %-17s | %6s | %14s | %14s | %10s | %12s |\n' figure images "OpenCoarrays" drover "best ratio" "median ratio"
 printf '|%s|%s|%s|%s|%s|%s|\n' ------------------- -------- ---------------- ---------------- ------------ --------------
