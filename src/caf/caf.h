@@ -24,10 +24,10 @@
 #define CAF_SLOT_BYTES ((size_t)64 * 1024) /* one collective scratch slot */
 #define CAF_GATHER_BYTES ((size_t)4096)    /* small collectives: all contributions */
 #define CAF_RESULT_BYTES ((size_t)64)      /* small collectives: the result */
-/* Per segment: two scratch slots, then two gather areas each followed by a
- * result area. */
 /* Two gather areas, each followed by a result area: one set per team. */
 #define CAF_GATHER_AREAS_BYTES (2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
+/* Per segment: two scratch slots, then the initial team's gather areas
+ * (used in image 1's segment only). */
 #define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + CAF_GATHER_AREAS_BYTES)
 
 /* ---- heap.c: a deterministic first-fit allocator over a byte range ---- */

@@ -13,7 +13,7 @@
  *
  * Small reductions (a result of at most CAF_RESULT_BYTES) take a shorter
  * path: every member writes its contribution next to the others' in the
- * first member's gather area, and the image that completes the barrier
+ * team's gather area, and the image that completes the barrier
  * combines them once into the result area, which the others then copy.
  * With more images than cores this saves each image from reading every
  * other image's slot.

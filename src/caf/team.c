@@ -6,10 +6,10 @@
  * indices in the current team (gfortran 12 accepts no NEW_INDEX=). The
  * first member of each new team allocates the team's barrier and gather
  * areas in its local heap, and a second allgather hands that address to
- * the others. A team's
- * collectives use the members' scratch slots with a count of its own, so
- * collectives in sibling teams never mix (see collective.c). Inside CHANGE
- * TEAM, image indices, SYNC ALL and collectives refer to the new team.
+ * the others. A team's collectives use the members' scratch slots with a
+ * count of its own, so collectives in sibling teams never mix (see
+ * collective.c). Inside CHANGE TEAM, image indices, SYNC ALL and
+ * collectives refer to the new team.
  */
 #include <stdlib.h>
 #include <string.h>
