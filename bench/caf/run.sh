@@ -45,7 +45,11 @@ printf '| %-17s | %6s | %14s | %14s | %10s | %12s |\n' figure images "OpenCoarra
 printf '|%s|%s|%s|%s|%s|%s|\n' ------------------- -------- ---------------- ---------------- ------------ --------------
 awk '
   function better(a, b, u) { return u == "GB/s" ? a > b : a < b }
-  function ratio(oc, dr, u) { return u == "GB/s" ? dr / oc : oc / dr }
+  # As text: a figure of 0 (below the clock resolution) has no ratio.
+  function ratio(oc, dr, u) {
+    if ((u == "GB/s" ? oc : dr) == 0) return "-"
+    return sprintf("%.2fx", u == "GB/s" ? dr / oc : oc / dr)
+  }
   # The median of the values list[key, 1..count] (sorted in place).
   function median(list, key, count,   i, j, t) {
     for (i = 1; i <= count; i++) for (j = i + 1; j <= count; j++)
@@ -62,7 +66,7 @@ awk '
     for (i = 0; i < n; i++) {
       k = keys[i]; split(k, part, " "); u = unit[k]
       oc = "oc" SUBSEP k; dr = "drover" SUBSEP k
-      printf "| %-17s | %6s | %9.3f %-4s | %9.3f %-4s | %9.2fx | %11.2fx |\n", part[1], part[2],
+      printf "| %-17s | %6s | %9.3f %-4s | %9.3f %-4s | %10s | %12s |\n", part[1], part[2],
         best[oc], u, best[dr], u, ratio(best[oc], best[dr], u),
         ratio(median(value, oc, runs[oc]), median(value, dr, runs[dr]), u)
     }
