@@ -47,7 +47,7 @@ program bench
   end do
   call report('scalar_put', 'us')
 
-  iters = 200
+  iters = 500
   call start()
   do i = 1, iters
     big(:)[right] = local_big
