@@ -13,6 +13,7 @@
 #ifndef DROVER_CAF_H
 #define DROVER_CAF_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,6 +69,7 @@ typedef struct caf_ctl {
     _Atomic uint32_t sleeping; /* non-zero while this image sleeps on its doorbell */
     _Atomic uint32_t inactive; /* image 1 only: images stopped or failed */
     uint64_t job_seed;         /* image 1 only: random, the same for the whole job */
+    cpu_set_t cpus;            /* the processors this image may run on (spread.c) */
     caf_barrier_t barrier __attribute__((aligned(64))); /* image 1 only: initial team */
     /* sync_count[j]: how many SYNC IMAGES image j has addressed to this image. */
     _Atomic uint32_t sync_count[] __attribute__((aligned(64)));
@@ -108,7 +110,7 @@ typedef struct caf_state {
     size_t slot_offset;  /* collective scratch slots, from a segment's start */
     caf_team_rt *team;   /* current team */
     caf_team_rt initial;
-    unsigned spin;       /* polls before sleeping; 0 when images outnumber cores */
+    unsigned spin;       /* polls before yielding; 0 when images share processors */
     bool pmix;           /* PMIx_Init succeeded */
     bool running;        /* between init and finalize */
     uint32_t *sync_done; /* per image: SYNC IMAGES completed with it */
@@ -168,8 +170,11 @@ int caf_segment_abort(int code, const char *msg);
 /* ---- spread.c ---- */
 
 /* Binds this image to one core when images outnumber the cores it may run
- * on and nobody bound it. */
+ * on and nobody bound it; publishes where it may run in its control block. */
 void caf_spread(void);
+/* Once every image has published: lets waiters poll (caf.spin) when the
+ * images may use as many processors as there are images. */
+void caf_choose_spin(void);
 
 /* ---- wait.c: sleeping waits and barriers ---- */
 

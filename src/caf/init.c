@@ -55,6 +55,7 @@ CAF_EXPORT void _gfortran_caf_init(int *argc, char ***argv)
     /* Once everyone has mapped everything, the names can go. */
     caf_barrier(&caf.initial);
     caf_segment_unlink();
+    caf_choose_spin();
 }
 
 static bool all_inactive(void *arg)

@@ -33,7 +33,6 @@
 #define KEY_SIZE "drover.caf.stride"
 #define HUGE_ALIGN ((size_t)2 << 20)
 #define DEFAULT_HEAP ((size_t)1 << 30)
-#define SPIN_POLLS 4000
 
 /* Candidate bases: above ASan's shadow, below where PIE executables, the
  * mmap area and the stack live. */
@@ -105,14 +104,6 @@ static void setup_heaps(void)
     char *sym = seg + round_up(caf.slot_offset + CAF_SCRATCH_BYTES, HUGE_ALIGN);
     caf_heap_init(&caf.sym, sym, heap);
     caf_heap_init(&caf.local, sym + heap, heap);
-}
-
-/* Images spin only when each can have a core: a launcher may bind every
- * image to one core, so the count is of the node's cores, not our mask's. */
-static void setup_spin(void)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    caf.spin = caf.n <= cpus ? SPIN_POLLS : 0;
 }
 
 static int single_image(void)
@@ -386,7 +377,6 @@ int caf_segment_setup(void)
     if (0 != rc) {
         return -1;
     }
-    setup_spin();
     caf_spread();
     setup_heaps();
     if (0 == caf.me && 0 != getrandom(&caf_ctl(0)->job_seed, sizeof(uint64_t), 0)) {

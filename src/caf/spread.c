@@ -9,30 +9,28 @@
  * more cores than one) and the images outnumber those cores, image i binds
  * itself to the (i mod cores)-th of them. A launcher's binding, or
  * DROVER_CAF_SPREAD=0, leaves placement alone.
+ *
+ * Whether waiters may poll before they yield depends on the placement too:
+ * only when the images together may run on at least as many processors as
+ * there are images. Counting the node's processors is not enough: a
+ * container or `taskset` may confine the whole job to fewer, and then a
+ * polling image keeps the processor from the very image it waits for.
  */
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "caf.h"
 
-void caf_spread(void)
+#define SPIN_POLLS 4000
+
+/* Binds this image to one of the `allowed` cores, in turn by rank. */
+static void bind_in_turn(const cpu_set_t *allowed, int cores)
 {
-    const char *env = getenv("DROVER_CAF_SPREAD");
-    if (env && 0 == strcmp(env, "0")) {
-        return;
-    }
-    cpu_set_t allowed;
-    if (0 != sched_getaffinity(0, sizeof(allowed), &allowed)) {
-        return;
-    }
-    int cores = CPU_COUNT(&allowed);
-    if (cores < 2 || caf.n <= cores) {
-        return;
-    }
     int want = caf.me % cores;
     for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
-        if (CPU_ISSET(cpu, &allowed) && 0 == want--) {
+        if (CPU_ISSET(cpu, allowed) && 0 == want--) {
             cpu_set_t one;
             CPU_ZERO(&one);
             CPU_SET(cpu, &one);
@@ -40,4 +38,34 @@ void caf_spread(void)
             return;
         }
     }
+}
+
+void caf_spread(void)
+{
+    cpu_set_t *mine = &caf_ctl(caf.me)->cpus;
+    if (0 != sched_getaffinity(0, sizeof(*mine), mine)) {
+        /* Unknown: as if the image could run anywhere on the node. */
+        CPU_ZERO(mine);
+        for (long cpu = 0; cpu < sysconf(_SC_NPROCESSORS_ONLN) && cpu < CPU_SETSIZE; cpu++) {
+            CPU_SET(cpu, mine);
+        }
+        return;
+    }
+    const char *env = getenv("DROVER_CAF_SPREAD");
+    int cores = CPU_COUNT(mine);
+    if ((env && 0 == strcmp(env, "0")) || cores < 2 || caf.n <= cores) {
+        return;
+    }
+    bind_in_turn(mine, cores);
+    sched_getaffinity(0, sizeof(*mine), mine);
+}
+
+void caf_choose_spin(void)
+{
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    for (int r = 0; r < caf.n; r++) {
+        CPU_OR(&all, &all, &caf_ctl(r)->cpus);
+    }
+    caf.spin = caf.n <= CPU_COUNT(&all) ? SPIN_POLLS : 0;
 }
