@@ -54,6 +54,15 @@ extern client_state_t client;
  * not yet undone it. */
 bool client_initialized(void);
 
+/* Whether the local store may be used: after PMIx_Init or PMIx_tool_init,
+ * or in a server's host, which keeps its own data there (Open MPI's mpirun
+ * stores and reads back values through PMIx_Store_internal and PMIx_Get). */
+bool client_store_ready(void);
+
+/* Forget what a server's host left in the store and its event handlers
+ * (PMIx_server_finalize). */
+void client_forget_host(void);
+
 /* PMIx_Init and PMIx_tool_init: counted, serialised, and for one role per
  * process. The first call claims role and runs setup, which connects (or
  * sets the process up alone) and sets client.me; on its failure nothing

@@ -129,6 +129,18 @@ static void free_chain(chain_t *c)
 
 static void run_next(void *arg);
 
+/* A server's host registers handlers too (Open MPI's mpirun waits for the
+ * registration callback): there, callbacks run in the server's thread. */
+static bool may_register(void)
+{
+    return ROLE_SERVER == role_current() || client_initialized();
+}
+
+static pmix_status_t post(void (*fn)(void *arg), void *arg)
+{
+    return ROLE_SERVER == role_current() ? server_entry_post(fn, arg) : conn_post(fn, arg);
+}
+
 /* The cbfunc a handler calls when it is done with the event. */
 static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nresults,
                          pmix_op_cbfunc_t cbfunc, void *thiscbdata, void *notification_cbdata)
@@ -148,7 +160,7 @@ static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nres
         cbfunc(PMIX_SUCCESS, thiscbdata);
     }
     c->done = PMIX_EVENT_ACTION_COMPLETE == status;
-    if (PMIX_SUCCESS != conn_post(run_next, c)) {
+    if (PMIX_SUCCESS != post(run_next, c)) {
         free_chain(c);
     }
 }
@@ -263,7 +275,7 @@ static pmix_status_t post_done(pmix_hdlr_reg_cbfunc_t fn, pmix_op_cbfunc_t op_fn
         return PMIX_ERR_NOMEM;
     }
     *d = (reg_done_t){.fn = fn, .op_fn = op_fn, .status = status, .id = id, .cbdata = cbdata};
-    pmix_status_t rc = conn_post(run_reg_done, d);
+    pmix_status_t rc = post(run_reg_done, d);
     if (PMIX_SUCCESS != rc) {
         free(d);
     }
@@ -304,7 +316,7 @@ PMIX_EXPORT pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], siz
 {
     handler_t *h;
 
-    if (!client_initialized()) {
+    if (!may_register()) {
         return PMIX_ERR_INIT;
     }
     if (NULL == evhdlr || (NULL == codes && 0 != ncodes) || (NULL == info && 0 != ninfo)) {
@@ -343,7 +355,7 @@ PMIX_EXPORT pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_
 {
     handler_t *found = NULL;
 
-    if (!client_initialized()) {
+    if (!may_register()) {
         return PMIX_ERR_INIT;
     }
     pthread_mutex_lock(&lock);

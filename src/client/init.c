@@ -35,6 +35,11 @@ bool client_initialized(void)
     return up;
 }
 
+bool client_store_ready(void)
+{
+    return ROLE_SERVER == role_current() || client_initialized();
+}
+
 pmix_status_t client_absorb_registration(const char *nspace, pmix_data_buffer_t *buf)
 {
     store_ns_t *ns = store_ns(&client.store, nspace, true);
@@ -192,6 +197,12 @@ static void release_state(void)
     client.refcount = 0;
     client.singleton = false;
     pthread_mutex_unlock(&client.lock);
+}
+
+void client_forget_host(void)
+{
+    event_clear_all();
+    release_state();
 }
 
 pmix_status_t client_register_self(void)
