@@ -45,21 +45,17 @@ static uint32_t nranks;
 static int *stdin_fds;               /* per rank; -1 once closed */
 static pthread_mutex_t stdin_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void release_copy(void *cbdata)
+static void release_data(void *cbdata)
 {
     free(cbdata);
 }
 
+/* data is ours (the library hands it over): it goes straight back. */
 static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                               size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                               void *cbdata)
 {
-    char *copy = NULL;
-    if (ndata > 0) {
-        copy = malloc(ndata);
-        memcpy(copy, data, ndata);
-    }
-    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_copy, copy);
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_data, data);
     return PMIX_SUCCESS;
 }
 
