@@ -1,0 +1,53 @@
+#!/bin/sh
+# run.sh - Open MPI's mpirun with drover's libpmix.so.2 first on the library
+# path: mpirun's PMIx server and the ranks' client are then drover's (the
+# programs check it). Environment: DROVER_LIBDIR (the library's directory),
+# PROBE and MPI_JOB (the programs), MPIRUN.
+set -eu
+
+export LD_LIBRARY_PATH="$DROVER_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Everything mpirun and the library create lives here; it must be empty at
+# the end.
+TMPDIR=$(mktemp -d)
+export TMPDIR
+out="$TMPDIR/../mpirun-test.$$"
+trap 'rm -rf "$TMPDIR" "$out"' EXIT
+
+fail() {
+    echo "run.sh: $*" >&2
+    cat "$out" >&2
+    exit 1
+}
+
+# mpirun -n N ARGS...: its exit status in $status, its output in $out.
+mpirun_n() {
+    n=$1
+    shift
+    status=0
+    timeout -k 5 60 "$MPIRUN" --allow-run-as-root --oversubscribe --mca btl self,vader \
+        -n "$n" "$@" >"$out" 2>&1 || status=$?
+}
+
+mpirun_n 4 "$PROBE"
+[ "$status" -eq 0 ] || fail "probe: mpirun exited with $status"
+grep -q '^PASS probe: 4 ranks' "$out" || fail "probe: no PASS line"
+cat "$out"
+
+for n in 4 16; do
+    mpirun_n "$n" "$MPI_JOB"
+    [ "$status" -eq 0 ] || fail "mpi_job -n $n: mpirun exited with $status"
+    passed=$(grep -c '^PASS rank' "$out" || true)
+    [ "$passed" -eq "$n" ] || fail "mpi_job -n $n: $passed PASS lines"
+    echo "run.sh: mpi_job -n $n: $passed ranks passed"
+done
+
+mpirun_n 4 "$MPI_JOB" abort
+[ "$status" -ne 0 ] && [ "$status" -ne 124 ] && [ "$status" -ne 137 ] ||
+    fail "MPI_Abort: mpirun exited with $status"
+grep -q '^PASS' "$out" && fail "MPI_Abort: a rank went on past the abort"
+echo "run.sh: MPI_Abort ended the job, mpirun exited with $status"
+
+sleep 1
+left=$(ls -A "$TMPDIR")
+[ -z "$left" ] || fail "left behind in TMPDIR: $left"
+echo "run.sh: nothing left behind"
