@@ -310,10 +310,13 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 6 + n, k = 0;
+    size_t ninfo = 7 + n, k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
+    /* Keys no standard defines, as real hosts (Open MPI's mpirun) add
+     * them: clients must read them back (client_basic). */
+    PMIx_Info_load(&info[k++], "vendor.job.flavor", "plain", PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_JOB_SIZE, &n, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_UNIV_SIZE, &n, PMIX_UINT32);
@@ -322,14 +325,16 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, host, PMIX_STRING);
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
-        PMIX_INFO_CREATE(pd, 3);
+        PMIX_INFO_CREATE(pd, 4);
         uint16_t lr = (uint16_t)r;
+        uint64_t weight = 10 * (uint64_t)r;
         PMIx_Info_load(&pd[0], PMIX_RANK, &r, PMIX_PROC_RANK);
         PMIx_Info_load(&pd[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
         PMIx_Info_load(&pd[2], PMIX_HOSTNAME, host, PMIX_STRING);
-        pmix_data_array_t da = {.type = PMIX_INFO, .size = 3, .array = pd};
+        PMIx_Info_load(&pd[3], "vendor.proc.weight", &weight, PMIX_UINT64);
+        pmix_data_array_t da = {.type = PMIX_INFO, .size = 4, .array = pd};
         PMIx_Info_load(&info[k++], PMIX_PROC_DATA, &da, PMIX_DATA_ARRAY);
-        PMIX_INFO_FREE(pd, 3);
+        PMIX_INFO_FREE(pd, 4);
     }
     pmix_status_t rc = PMIx_server_register_nspace(nspace, (int)n, info, ninfo, NULL, NULL);
     PMIX_INFO_FREE(info, ninfo);
