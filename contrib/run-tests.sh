@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-tests.sh - from a fresh Debian 12 machine: install, build, and run every
 # test: the meson suites (unit, ABI, drop-in, integration) with warnings as
-# errors, the unit suite again under ASan+UBSan, and the unpack fuzzer for a
+# errors, the unit, launcher, runtime and docs suites again under
+# ASan+UBSan, and the fuzzers (unpacker, server requests and maps) for a
 # bounded time. Ends with one line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -37,10 +38,10 @@ stage() {
 }
 
 STAGE_TEST_ARGS="" stage "build and test (warnings are errors)" build-ci -Dwerror=true
-STAGE_TEST_ARGS="--suite unit --suite launcher" stage "unit and launcher tests under ASan+UBSan" build-ci-asan \
+STAGE_TEST_ARGS="--suite unit --suite launcher --suite runtime --suite docs" stage "unit, launcher, runtime and docs tests under ASan+UBSan" build-ci-asan \
   -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 
-echo "=== fuzzing unpack for ${fuzz_seconds}s"
+echo "=== fuzzing for ${fuzz_seconds}s"
 if test/fuzz/run-fuzz.sh "$fuzz_seconds"; then
   passed=$((passed + 1))
 else

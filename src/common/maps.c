@@ -24,8 +24,10 @@
 
 #define PREFIX "pmix:"
 #define PREFIX_LEN 5
-/* No map names more nodes or a node more ranks than this. */
+/* No node holds more ranks than this, and no map names more nodes than
+ * MAX_NODES (the largest machines have some ten thousand). */
 #define MAX_ITEMS (1u << 24)
+#define MAX_NODES (1u << 20)
 
 /* ---- Encoding --------------------------------------------------------- */
 
@@ -239,18 +241,38 @@ static bool read_range(const char **p, uint64_t *lo, uint64_t *hi)
     return true;
 }
 
-static pmix_status_t add_name(char ***names, size_t *n, const char *name)
+/* The NULL-terminated argv being built by maps_parse_nodes. */
+typedef struct name_list {
+    char **names;
+    size_t n;
+    size_t cap;
+} name_list_t;
+
+/* Appends in amortised constant time: a map naming a million nodes must
+ * not cost a million scans of the list so far. */
+static pmix_status_t add_name(name_list_t *list, const char *name)
 {
-    if (*n >= MAX_ITEMS) {
+    if (list->n >= MAX_NODES) {
         return PMIX_ERR_BAD_PARAM;
     }
-    pmix_status_t rc = pmix_argv_append_nosize(names, name);
-    (*n)++;
-    return rc;
+    if (list->n + 1 >= list->cap) {
+        size_t cap = 0 == list->cap ? 16 : 2 * list->cap;
+        char **grown = realloc(list->names, cap * sizeof(*grown));
+        if (NULL == grown) {
+            return PMIX_ERR_NOMEM;
+        }
+        list->names = grown;
+        list->cap = cap;
+    }
+    if (NULL == (list->names[list->n] = strdup(name))) {
+        return PMIX_ERR_NOMEM;
+    }
+    list->names[++list->n] = NULL;
+    return PMIX_SUCCESS;
 }
 
 /* Expand "prefix[width:ranges]suffix" (item of length len). */
-static pmix_status_t expand_item(const char *item, size_t len, char ***names, size_t *n)
+static pmix_status_t expand_item(const char *item, size_t len, name_list_t *list)
 {
     const char *open = memchr(item, '[', len);
     const char *close = NULL == open ? NULL : memchr(open, ']', len - (size_t)(open - item));
@@ -264,7 +286,7 @@ static pmix_status_t expand_item(const char *item, size_t len, char ***names, si
         }
         memcpy(buf, item, len);
         buf[len] = '\0';
-        return add_name(names, n, buf);
+        return add_name(list, buf);
     }
     p = open + 1;
     if (NULL == close || !read_number(&p, &width) || ':' != *p++ || width > 18) {
@@ -279,7 +301,7 @@ static pmix_status_t expand_item(const char *item, size_t len, char ***names, si
             int w = snprintf(buf, sizeof(buf), "%.*s%0*" PRIu64 "%.*s", plen, item, (int)width, v,
                              slen, close + 1);
             pmix_status_t rc = w < 0 || (size_t)w >= sizeof(buf) ? PMIX_ERR_BAD_PARAM
-                                                                 : add_name(names, n, buf);
+                                                                 : add_name(list, buf);
             if (PMIX_SUCCESS != rc) {
                 return rc;
             }
@@ -291,7 +313,7 @@ static pmix_status_t expand_item(const char *item, size_t len, char ***names, si
 
 pmix_status_t maps_parse_nodes(const char *map, char ***names)
 {
-    size_t n = 0;
+    name_list_t list = {0};
     pmix_status_t rc = PMIX_SUCCESS;
 
     *names = NULL;
@@ -305,14 +327,15 @@ pmix_status_t maps_parse_nodes(const char *map, char ***names)
             depth += ('[' == *end) - (']' == *end);
             end++;
         }
-        rc = expand_item(p, (size_t)(end - p), names, &n);
+        rc = expand_item(p, (size_t)(end - p), &list);
         p = '\0' == *end ? end : end + 1;
     }
     if (PMIX_SUCCESS != rc) {
-        pmix_argv_free(*names);
-        *names = NULL;
+        pmix_argv_free(list.names);
+        return rc;
     }
-    return rc;
+    *names = list.names;
+    return PMIX_SUCCESS;
 }
 
 pmix_status_t maps_node_ranks(const char *map, size_t node_index, pmix_rank_t **ranks, size_t *n)

@@ -94,6 +94,23 @@ START_TEST(a_million_ranks_encode_to_a_short_map)
 }
 END_TEST
 
+START_TEST(a_node_map_names_up_to_a_million_nodes)
+{
+    char **names = NULL;
+    size_t n = 0;
+
+    ck_assert_int_eq(maps_parse_nodes("pmix:n[7:0-999999]", &names), PMIX_SUCCESS);
+    while (NULL != names[n]) {
+        n++;
+    }
+    ck_assert_uint_eq(n, 1000000);
+    ck_assert_str_eq(names[999999], "n0999999");
+    PMIX_ARGV_FREE(names);
+    ck_assert_int_eq(maps_parse_nodes("pmix:n[7:0-999999],m[5:0-99999]", &names), PMIX_ERR_BAD_PARAM);
+    ck_assert_ptr_null(names);
+}
+END_TEST
+
 START_TEST(malformed_maps_are_refused)
 {
     char *out = NULL, **names = NULL;
@@ -235,6 +252,7 @@ int main(void)
     tcase_add_test(tc, node_maps_compress_runs);
     tcase_add_test(tc, rank_maps_round_trip);
     tcase_add_test(tc, a_million_ranks_encode_to_a_short_map);
+    tcase_add_test(tc, a_node_map_names_up_to_a_million_nodes);
     tcase_add_test(tc, malformed_maps_are_refused);
     tcase_add_test(tc, hashmap_keeps_insertion_order_across_growth_and_removal);
     tcase_add_test(tc, store_answers_like_pmix_get);
