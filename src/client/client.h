@@ -63,6 +63,10 @@ bool client_store_ready(void);
  * (PMIx_server_finalize). */
 void client_forget_host(void);
 
+/* Run fn(arg) where callbacks run: the client's progress thread or, in a
+ * server's host, the server's. */
+pmix_status_t client_post(void (*fn)(void *arg), void *arg);
+
 /* PMIx_Init and PMIx_tool_init: counted, serialised, and for one role per
  * process. The first call claims role and runs setup, which connects (or
  * sets the process up alone) and sets client.me; on its failure nothing

@@ -136,11 +136,6 @@ static bool may_register(void)
     return ROLE_SERVER == role_current() || client_initialized();
 }
 
-static pmix_status_t post(void (*fn)(void *arg), void *arg)
-{
-    return ROLE_SERVER == role_current() ? server_entry_post(fn, arg) : conn_post(fn, arg);
-}
-
 /* The cbfunc a handler calls when it is done with the event. */
 static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nresults,
                          pmix_op_cbfunc_t cbfunc, void *thiscbdata, void *notification_cbdata)
@@ -160,7 +155,7 @@ static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nres
         cbfunc(PMIX_SUCCESS, thiscbdata);
     }
     c->done = PMIX_EVENT_ACTION_COMPLETE == status;
-    if (PMIX_SUCCESS != post(run_next, c)) {
+    if (PMIX_SUCCESS != client_post(run_next, c)) {
         free_chain(c);
     }
 }
@@ -275,7 +270,7 @@ static pmix_status_t post_done(pmix_hdlr_reg_cbfunc_t fn, pmix_op_cbfunc_t op_fn
         return PMIX_ERR_NOMEM;
     }
     *d = (reg_done_t){.fn = fn, .op_fn = op_fn, .status = status, .id = id, .cbdata = cbdata};
-    pmix_status_t rc = post(run_reg_done, d);
+    pmix_status_t rc = client_post(run_reg_done, d);
     if (PMIX_SUCCESS != rc) {
         free(d);
     }

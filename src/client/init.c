@@ -21,6 +21,7 @@
 #include "client.h"
 #include "pmix.h"
 #include "role.h"
+#include "server_entry.h"
 
 client_state_t client = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -203,6 +204,11 @@ void client_forget_host(void)
 {
     event_clear_all();
     release_state();
+}
+
+pmix_status_t client_post(void (*fn)(void *arg), void *arg)
+{
+    return ROLE_SERVER == role_current() ? server_entry_post(fn, arg) : conn_post(fn, arg);
 }
 
 pmix_status_t client_register_self(void)

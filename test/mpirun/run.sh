@@ -2,7 +2,7 @@
 # run.sh - Open MPI's mpirun with drover's libpmix.so.2 first on the library
 # path: mpirun's PMIx server and the ranks' client are then drover's (the
 # programs check it). Environment: DROVER_LIBDIR (the library's directory),
-# PROBE, MPI_JOB and MPI_SPAWN (the programs), MPIRUN.
+# PROBE, MPI_JOB and MPI_SPAWN (the programs), MPIRUN, FAKE_RSH.
 set -eu
 
 export LD_LIBRARY_PATH="$DROVER_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -44,6 +44,20 @@ for n in 4 16; do
     [ "$passed" -eq "$n" ] || fail "mpi_job -n $n: $passed PASS lines"
     echo "run.sh: mpi_job -n $n: $passed ranks passed"
 done
+
+# Two nodes, the second one a daemon started here by fake_rsh.sh: fences
+# and direct modex cross between two drover servers through Open MPI's
+# daemons. Shared memory would mix the two nodes' segments: TCP.
+btl="--mca btl self,tcp"
+two_nodes="--mca plm_rsh_agent $FAKE_RSH --host $(uname -n),drover-second-node --map-by node"
+mpirun_n 4 $two_nodes "$PROBE"
+[ "$status" -eq 0 ] || fail "probe on two nodes: mpirun exited with $status"
+grep -q '^PASS probe: 4 ranks' "$out" || fail "probe on two nodes: no PASS line"
+mpirun_n 4 $two_nodes "$MPI_JOB"
+[ "$status" -eq 0 ] || fail "mpi_job on two nodes: mpirun exited with $status"
+passed=$(grep -c '^PASS rank' "$out" || true)
+[ "$passed" -eq 4 ] || fail "mpi_job on two nodes: $passed PASS lines"
+echo "run.sh: two nodes (a second daemon with its own server): probe and 4 ranks passed"
 
 btl=""
 mpirun_n 2 "$MPI_SPAWN"
