@@ -54,10 +54,12 @@ extern client_state_t client;
  * not yet undone it. */
 bool client_initialized(void);
 
-/* Whether the local store may be used: after PMIx_Init or PMIx_tool_init,
- * or in a server's host, which keeps its own data there (Open MPI's mpirun
- * stores and reads back values through PMIx_Store_internal and PMIx_Get). */
-bool client_store_ready(void);
+/* Whether the calls that need no server (the local store, event handler
+ * registration) may be used: after PMIx_Init or PMIx_tool_init, or in a
+ * server's host. Open MPI's mpirun and daemons register a handler, and
+ * keep data of their own with PMIx_Store_internal and read it back with
+ * PMIx_Get. */
+bool client_local_ready(void);
 
 /* Forget what a server's host left in the store and its event handlers
  * (PMIx_server_finalize). */

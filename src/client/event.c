@@ -19,6 +19,9 @@
  *    are shown to later handlers.
  *  - A process does not receive its own event back from the server; it
  *    runs its own handlers only for PMIX_RANGE_PROC_LOCAL events.
+ *  - A server's host may register handlers as well (Open MPI's mpirun
+ *    waits for the registration callback, which then runs in the server's
+ *    thread); the server finalizing forgets them.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -128,13 +131,6 @@ static void free_chain(chain_t *c)
 }
 
 static void run_next(void *arg);
-
-/* A server's host registers handlers too (Open MPI's mpirun waits for the
- * registration callback): there, callbacks run in the server's thread. */
-static bool may_register(void)
-{
-    return ROLE_SERVER == role_current() || client_initialized();
-}
 
 /* The cbfunc a handler calls when it is done with the event. */
 static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nresults,
@@ -311,7 +307,7 @@ PMIX_EXPORT pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], siz
 {
     handler_t *h;
 
-    if (!may_register()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     if (NULL == evhdlr || (NULL == codes && 0 != ncodes) || (NULL == info && 0 != ninfo)) {
@@ -350,7 +346,7 @@ PMIX_EXPORT pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_
 {
     handler_t *found = NULL;
 
-    if (!may_register()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     pthread_mutex_lock(&lock);

@@ -210,7 +210,7 @@ static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
 static pmix_status_t prepare(get_op_t *op, const pmix_proc_t *proc, const char *key,
                              const pmix_info_t *info, size_t ninfo)
 {
-    if (!client_store_ready()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     if ((NULL == info && 0 != ninfo) ||

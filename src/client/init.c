@@ -36,7 +36,7 @@ bool client_initialized(void)
     return up;
 }
 
-bool client_store_ready(void)
+bool client_local_ready(void)
 {
     return ROLE_SERVER == role_current() || client_initialized();
 }
