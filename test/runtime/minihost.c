@@ -302,6 +302,67 @@ static void self_check(bool bare)
     }
 }
 
+static volatile int handler_registered = -1;   /* its id once the callback ran */
+
+static void registered(pmix_status_t status, size_t id, void *cbdata)
+{
+    handler_registered = PMIX_SUCCESS == status ? (int)id : -2;
+}
+
+static void no_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static void host_fail(const char *what, pmix_status_t rc)
+{
+    fprintf(stderr, "minihost: %s: %s\n", what, PMIx_Error_string(rc));
+    exit(1);
+}
+
+/* What a host such as Open MPI's mpirun does beside serving: register an
+ * event handler and wait for its callback, keep data of its own with
+ * PMIx_Store_internal and read it back with PMIx_Get. */
+static void host_local_calls(void)
+{
+    pmix_proc_t self;
+    pmix_value_t val, *got = NULL;
+    pmix_status_t rc;
+
+    rc = PMIx_Register_event_handler(NULL, 0, NULL, 0, no_event, registered, NULL);
+    if (PMIX_SUCCESS != rc) {
+        host_fail("register a handler", rc);
+    }
+    for (int i = 0; i < 5000 && handler_registered < 0; i++) {
+        usleep(1000);
+    }
+    if (handler_registered < 0) {
+        host_fail("handler registration callback", PMIX_ERR_TIMEOUT);
+    }
+    PMIX_LOAD_PROCID(&self, "minihost.self", 0);
+    PMIX_VALUE_LOAD(&val, "contact", PMIX_STRING);
+    if (PMIX_SUCCESS != (rc = PMIx_Store_internal(&self, "minihost.uri", &val))) {
+        host_fail("store internal", rc);
+    }
+    PMIX_VALUE_DESTRUCT(&val);
+    rc = PMIx_Get(&self, "minihost.uri", NULL, 0, &got);
+    if (PMIX_SUCCESS != rc || PMIX_STRING != got->type || 0 != strcmp(got->data.string, "contact")) {
+        host_fail("read back what was stored", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(got);
+    if (PMIX_ERR_NOT_FOUND != (rc = PMIx_Get(&self, "minihost.none", NULL, 0, &got))) {
+        host_fail("get of a key never stored", rc);
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Deregister_event_handler((size_t)handler_registered, NULL,
+                                                            NULL))) {
+        host_fail("deregister the handler", rc);
+    }
+}
+
 /* ---- The job ------------------------------------------------------------- */
 
 static pmix_status_t register_job(uint32_t n, const char *host)
@@ -553,6 +614,7 @@ int main(int argc, char **argv)
     signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     self_check(bare);
+    host_local_calls();
     char host[256];
     gethostname(host, sizeof(host));
     if (PMIX_SUCCESS != (rc = register_job(nranks, host))) {
