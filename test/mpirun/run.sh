@@ -2,7 +2,8 @@
 # run.sh - Open MPI's mpirun with drover's libpmix.so.2 first on the library
 # path: mpirun's PMIx server and the ranks' client are then drover's (the
 # programs check it). Environment: DROVER_LIBDIR (the library's directory),
-# PROBE, MPI_JOB and MPI_SPAWN (the programs), MPIRUN, FAKE_RSH, BUILD_ROOT.
+# PROBE, MPI_JOB, MPI_SPAWN and MPI_NAMES (the programs), MPIRUN, FAKE_RSH,
+# BUILD_ROOT.
 set -eu
 
 export LD_LIBRARY_PATH="$DROVER_LIBDIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -31,7 +32,8 @@ sanitizers=$(ldd "$DROVER_LIBDIR/libpmix.so.2" | awk '/lib(asan|ubsan)/ {printf 
 # mpirun -n N ARGS...: its exit status in $status, its output in $out.
 # Ranks of one job talk through shared memory only (vader), which works
 # only when every rank knows its local peers; spawned jobs reach their
-# parents through TCP, so the spawn test leaves the choice to Open MPI.
+# parents through TCP, so the spawn and names tests leave the choice to
+# Open MPI.
 mpirun_n() {
     n=$1
     shift
@@ -74,6 +76,12 @@ mpirun_n 2 "$MPI_SPAWN"
 passed=$(grep -c '^PASS' "$out" || true)
 [ "$passed" -eq 4 ] || fail "mpi_spawn: $passed PASS lines of 4"
 echo "run.sh: MPI_Comm_spawn: 2 parents and 2 children passed"
+
+mpirun_n 3 "$MPI_NAMES"
+[ "$status" -eq 0 ] || fail "mpi_names: mpirun exited with $status"
+passed=$(grep -c '^PASS' "$out" || true)
+[ "$passed" -eq 3 ] || fail "mpi_names: $passed PASS lines of 3"
+echo "run.sh: MPI_Publish_name, _Lookup_name, _Unpublish_name and connect/accept passed"
 
 btl="--mca btl self,vader"
 mpirun_n 4 "$MPI_JOB" abort
