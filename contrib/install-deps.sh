@@ -10,9 +10,9 @@ packages=(
   clang libclang-rt-14-dev          # libFuzzer and the sanitizer runtimes
   procps                            # pgrep/pkill in the launcher tests
   hyperfine mpich openmpi-bin       # bench/launch: drover beside hydra and mpirun
-  libopenmpi-dev                    # test/mpirun: MPI programs run by mpirun on our library
   gfortran                          # coarray tests (drover caf)
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
+  libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
 )
 
 missing=()
