@@ -324,9 +324,37 @@ static void host_fail(const char *what, pmix_status_t rc)
     exit(1);
 }
 
+/* Wait (boundedly) until a callback has set *flag >= 0. */
+static void wait_for(volatile int *flag, const char *what)
+{
+    for (int i = 0; i < 5000 && *flag < 0; i++) {
+        usleep(1000);
+    }
+    if (*flag < 0) {
+        host_fail(what, -2 == *flag ? PMIX_ERROR : PMIX_ERR_TIMEOUT);
+    }
+}
+
+static volatile int app_set_up = -1, local_support_set_up = -1;
+
+static void application_ready(pmix_status_t status, pmix_info_t info[], size_t ninfo,
+                              void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    app_set_up = PMIX_SUCCESS == status ? 1 : -2;
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata);
+    }
+}
+
+static void local_support_ready(pmix_status_t status, void *cbdata)
+{
+    local_support_set_up = PMIX_SUCCESS == status ? 1 : -2;
+}
+
 /* What a host such as Open MPI's mpirun does beside serving: register an
  * event handler and wait for its callback, keep data of its own with
- * PMIx_Store_internal and read it back with PMIx_Get. */
+ * PMIx_Store_internal and read it back with PMIx_Get, and have the
+ * application and the node's support set up (it waits for both). */
 static void host_local_calls(void)
 {
     pmix_proc_t self;
@@ -337,12 +365,7 @@ static void host_local_calls(void)
     if (PMIX_SUCCESS != rc) {
         host_fail("register a handler", rc);
     }
-    for (int i = 0; i < 5000 && handler_registered < 0; i++) {
-        usleep(1000);
-    }
-    if (handler_registered < 0) {
-        host_fail("handler registration callback", PMIX_ERR_TIMEOUT);
-    }
+    wait_for(&handler_registered, "handler registration callback");
     PMIX_LOAD_PROCID(&self, "minihost.self", 0);
     PMIX_VALUE_LOAD(&val, "contact", PMIX_STRING);
     if (PMIX_SUCCESS != (rc = PMIx_Store_internal(&self, "minihost.uri", &val))) {
@@ -361,6 +384,16 @@ static void host_local_calls(void)
                                                             NULL))) {
         host_fail("deregister the handler", rc);
     }
+    if (PMIX_SUCCESS != (rc = PMIx_server_setup_application(nspace, NULL, 0, application_ready,
+                                                            NULL))) {
+        host_fail("set up the application", rc);
+    }
+    wait_for(&app_set_up, "application set-up callback");
+    if (PMIX_SUCCESS != (rc = PMIx_server_setup_local_support(nspace, NULL, 0,
+                                                              local_support_ready, NULL))) {
+        host_fail("set up local support", rc);
+    }
+    wait_for(&local_support_set_up, "local support callback");
 }
 
 /* ---- The job ------------------------------------------------------------- */
