@@ -89,6 +89,31 @@ mpirun_n 4 "$MPI_JOB" abort
 grep -q '^PASS' "$out" && fail "MPI_Abort: a rank went on past the abort"
 echo "run.sh: MPI_Abort ended the job, mpirun exited with $status"
 
+# mpirun stopped with SIGTERM while its ranks run (as by Ctrl-C): the
+# ranks end and drover's server removes its socket.
+LD_PRELOAD="$sanitizers" "$MPIRUN" --allow-run-as-root --oversubscribe -n 2 sleep 60 \
+    >"$out" 2>&1 &
+mpirun_pid=$!
+ranks=""
+for _ in $(seq 100); do
+    ranks=$(pgrep -P "$mpirun_pid" -x sleep || true)
+    [ "$(echo "$ranks" | wc -w)" -lt 2 ] || break
+    sleep 0.1
+done
+[ "$(echo "$ranks" | wc -w)" -eq 2 ] || fail "the two ranks did not start"
+[ -n "$(find "$TMPDIR" -name server.sock)" ] || fail "no server socket while mpirun runs"
+kill -TERM "$mpirun_pid"
+wait "$mpirun_pid" || true
+for pid in $ranks; do
+    for _ in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "$pid" 2>/dev/null && fail "rank $pid outlived mpirun by 5 s"
+done
+[ -z "$(find "$TMPDIR" -name server.sock)" ] || fail "server socket left after SIGTERM"
+echo "run.sh: mpirun stopped by SIGTERM: no rank and no socket left"
+
 # The installed library (meson install into a staging root) serves the
 # same way: mpirun and the ranks load it from there.
 root="$work/install"
