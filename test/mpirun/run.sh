@@ -43,17 +43,21 @@ mpirun_n() {
 }
 btl="--mca btl self,vader"
 
+# expect_pass WHAT N: the last mpirun succeeded and printed N PASS lines.
+expect_pass() {
+    [ "$status" -eq 0 ] || fail "$1: mpirun exited with $status"
+    passed=$(grep -c '^PASS' "$out" || true)
+    [ "$passed" -eq "$2" ] || fail "$1: $passed PASS lines of $2"
+    echo "run.sh: $1: passed"
+}
+
 mpirun_n 4 "$PROBE"
-[ "$status" -eq 0 ] || fail "probe: mpirun exited with $status"
-grep -q '^PASS probe: 4 ranks' "$out" || fail "probe: no PASS line"
-cat "$out"
+expect_pass "probe, 4 ranks" 1
+grep '^PASS' "$out"
 
 for n in 4 16; do
     mpirun_n "$n" "$MPI_JOB"
-    [ "$status" -eq 0 ] || fail "mpi_job -n $n: mpirun exited with $status"
-    passed=$(grep -c '^PASS rank' "$out" || true)
-    [ "$passed" -eq "$n" ] || fail "mpi_job -n $n: $passed PASS lines"
-    echo "run.sh: mpi_job -n $n: $passed ranks passed"
+    expect_pass "mpi_job, $n ranks" "$n"
 done
 
 # Two nodes, the second one a daemon started here by fake_rsh.sh: fences
@@ -62,26 +66,15 @@ done
 btl="--mca btl self,tcp"
 two_nodes="--mca plm_rsh_agent $FAKE_RSH --host $(uname -n),drover-second-node --map-by node"
 mpirun_n 4 $two_nodes "$PROBE"
-[ "$status" -eq 0 ] || fail "probe on two nodes: mpirun exited with $status"
-grep -q '^PASS probe: 4 ranks' "$out" || fail "probe on two nodes: no PASS line"
+expect_pass "probe, 4 ranks on two nodes" 1
 mpirun_n 4 $two_nodes "$MPI_JOB"
-[ "$status" -eq 0 ] || fail "mpi_job on two nodes: mpirun exited with $status"
-passed=$(grep -c '^PASS rank' "$out" || true)
-[ "$passed" -eq 4 ] || fail "mpi_job on two nodes: $passed PASS lines"
-echo "run.sh: two nodes (a second daemon with its own server): probe and 4 ranks passed"
+expect_pass "mpi_job, 4 ranks on two nodes" 4
 
 btl=""
 mpirun_n 2 "$MPI_SPAWN"
-[ "$status" -eq 0 ] || fail "mpi_spawn: mpirun exited with $status"
-passed=$(grep -c '^PASS' "$out" || true)
-[ "$passed" -eq 4 ] || fail "mpi_spawn: $passed PASS lines of 4"
-echo "run.sh: MPI_Comm_spawn: 2 parents and 2 children passed"
-
+expect_pass "MPI_Comm_spawn, 2 parents and 2 children" 4
 mpirun_n 3 "$MPI_NAMES"
-[ "$status" -eq 0 ] || fail "mpi_names: mpirun exited with $status"
-passed=$(grep -c '^PASS' "$out" || true)
-[ "$passed" -eq 3 ] || fail "mpi_names: $passed PASS lines of 3"
-echo "run.sh: MPI_Publish_name, _Lookup_name, _Unpublish_name and connect/accept passed"
+expect_pass "MPI_Publish_name, _Lookup_name, _Unpublish_name, connect/accept" 3
 
 btl="--mca btl self,vader"
 mpirun_n 4 "$MPI_JOB" abort
@@ -122,11 +115,8 @@ meson install -C "$BUILD_ROOT" --no-rebuild --quiet --destdir "$root" >/dev/null
 installed=$(dirname "$(find "$root" -name libpmix.so.2 | head -1)")
 btl="--mca btl self,vader"
 LD_LIBRARY_PATH="$installed" DROVER_LIBDIR="$installed" mpirun_n 2 "$PROBE"
-[ "$status" -eq 0 ] || fail "installed library: mpirun exited with $status"
-grep -q '^PASS probe: 2 ranks' "$out" || fail "installed library: no PASS line"
-echo "run.sh: the installed library (${installed#"$root"}) serves mpirun too"
+expect_pass "probe on the installed library (${installed#"$root"})" 1
 
-sleep 1
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] || fail "left behind in TMPDIR: $left"
 echo "run.sh: nothing left behind"
