@@ -18,13 +18,16 @@
  *    lookup is repeated, so later gets of that process stay local.
  *  - In a server's host the store holds what the host keeps there with
  *    PMIx_Store_internal (Open MPI's daemons read their own connection
- *    data back that way); a miss is final.
+ *    data back that way); a miss is looked up in what the server library
+ *    holds (registrations, committed data), synchronously.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
 #include "pmix.h"
+#include "role.h"
+#include "server_entry.h"
 
 typedef struct get_op {
     pmix_proc_t proc;
@@ -196,9 +199,12 @@ static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
         registered = NULL != ns && ns->registered;
         pthread_mutex_unlock(&client.lock);
     }
-    /* A server's host has no server to ask: its store is all there is. */
+    if (ROLE_SERVER == role_current()) {
+        /* A server's host: next, what its server library holds. */
+        return op->all_keys ? PMIX_ERR_NOT_FOUND
+                            : server_entry_get(&op->proc, op->key, &op->scope, &op->result);
+    }
     if (client_flag(info, ninfo, PMIX_OPTIONAL) || client.singleton ||
-        ROLE_SERVER == role_current() ||
         (registered && PMIX_RANK_WILDCARD == op->proc.rank && !refresh)) {
         return PMIX_ERR_NOT_FOUND;
     }

@@ -435,6 +435,30 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
 }
 
+/* The host reads back what it registered (PMIx_Get in a server). */
+static void host_reads_job(uint32_t n)
+{
+    pmix_proc_t wild, last;
+    pmix_value_t *v = NULL;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&wild, nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&last, nspace, n - 1);
+    rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
+    if (PMIX_SUCCESS != rc || PMIX_UINT32 != v->type || n != v->data.uint32) {
+        host_fail("read back the job size", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(v);
+    rc = PMIx_Get(&last, PMIX_LOCAL_RANK, NULL, 0, &v);
+    if (PMIX_SUCCESS != rc || PMIX_UINT16 != v->type || n - 1 != v->data.uint16) {
+        host_fail("read back a local rank", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(v);
+    if (PMIX_ERR_NOT_FOUND != (rc = PMIx_Get(&last, "minihost.none", NULL, 0, &v))) {
+        host_fail("get of a key never registered", rc);
+    }
+}
+
 typedef struct rank_io {
     pid_t pid;
     int out[2];                  /* stdout and stderr pipes, read ends; -1: closed */
@@ -654,6 +678,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "minihost: register_nspace: %s\n", PMIx_Error_string(rc));
         return 1;
     }
+    host_reads_job(nranks);
     pmix_proc_t *all = calloc(nranks, sizeof(*all));
     for (uint32_t r = 0; r < nranks; r++) {
         PMIX_LOAD_PROCID(&all[r], nspace, r);
