@@ -181,7 +181,8 @@ pmix_status_t client_request_op(uint16_t command, const pmix_data_buffer_t *msg,
                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* Send a request whose reply is a status and PMIX_INFO[]; cbfunc gets the
- * infos, valid until it calls the release function it is handed. */
+ * infos, valid until it calls the release function it is handed. With a
+ * NULL cbfunc nobody waits: the reply, whatever it says, is dropped. */
 pmix_status_t client_request_infos(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
                                    pmix_info_cbfunc_t cbfunc, void *cbdata);
 

@@ -52,7 +52,7 @@ static void release_infos(void *cbdata)
 static void info_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     info_request_t *r = arg;
-    if (NULL == r->cbfunc) {
+    if (NULL == r->cbfunc) { /* a request nobody waits for */
         free(r);
         return;
     }
