@@ -117,6 +117,6 @@ btl="--mca btl self,vader"
 LD_LIBRARY_PATH="$installed" DROVER_LIBDIR="$installed" mpirun_n 2 "$PROBE"
 expect_pass "probe on the installed library (${installed#"$root"})" 1
 
-left=$(ls -A "$TMPDIR")
+left=$(find "$TMPDIR" -mindepth 1)
 [ -z "$left" ] || fail "left behind in TMPDIR: $left"
 echo "run.sh: nothing left behind"
