@@ -12,6 +12,7 @@ packages=(
   hyperfine mpich openmpi-bin       # bench/launch: drover beside hydra and mpirun
   gfortran                          # coarray tests (drover caf)
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
+  libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
 )
 
 missing=()

@@ -18,8 +18,9 @@ PMIX_EXPORT pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if ((NULL == targets && 0 != ntargets) || NULL == directives || 0 == ndirs ||
-        NULL == cbfunc) {
+    /* A NULL cbfunc is a request nobody waits for: Open MPI registers its
+     * cleanup directory that way and needs PMIX_SUCCESS. */
+    if ((NULL == targets && 0 != ntargets) || NULL == directives || 0 == ndirs) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (client.singleton) {

@@ -11,14 +11,6 @@
 #include "client.h"
 #include "pmix.h"
 
-static void ignore(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                   pmix_release_cbfunc_t release_fn, void *release_cbdata)
-{
-    if (NULL != release_fn) {
-        release_fn(release_cbdata);
-    }
-}
-
 PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pmix_status_t error,
                                                   const pmix_info_t directives[], size_t ndirs,
                                                   pmix_info_cbfunc_t cbfunc, void *cbdata)
@@ -38,7 +30,7 @@ PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pm
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)directives, (int32_t)ndirs,
                                              PMIX_INFO))) {
         rc = client_request_infos(PROTOCOL_MONITOR, &req, client_timeout(directives, ndirs),
-                                  NULL == cbfunc ? ignore : cbfunc, cbdata);
+                                  cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     return rc;

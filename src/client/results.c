@@ -52,6 +52,10 @@ static void release_infos(void *cbdata)
 static void info_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     info_request_t *r = arg;
+    if (NULL == r->cbfunc) { /* a request nobody waits for */
+        free(r);
+        return;
+    }
     /* A host that finished at once (PMIX_OPERATION_SUCCEEDED) sends no
      * infos at all. */
     if (NULL != reply && reply->unpack_ptr < reply->pack_ptr &&

@@ -351,23 +351,17 @@ static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int 
 
 /* ---- collectives: answered in the library's thread -------------------- */
 
-static void release_copy(void *cbdata)
+static void release_data(void *cbdata)
 {
     free(cbdata);
 }
 
+/* data is ours (the library hands it over): it goes straight back. */
 static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
                               const pmix_info_t info[], size_t ninfo, char *data, size_t ndata,
                               pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    char *copy = NULL;
-    if (ndata > 0) {
-        if (NULL == (copy = malloc(ndata))) {
-            return PMIX_ERR_NOMEM;
-        }
-        memcpy(copy, data, ndata);
-    }
-    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_copy, copy);
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_data, data);
     return PMIX_SUCCESS;
 }
 

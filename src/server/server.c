@@ -19,6 +19,7 @@
 
 #include <event2/event.h>
 
+#include "client.h"
 #include "errno_status.h"
 #include "pmix.h"
 #include "role.h"
@@ -302,6 +303,7 @@ PMIX_EXPORT pmix_status_t PMIx_server_finalize(void)
     post_tail = NULL;
     pthread_mutex_unlock(&post_lock);
     release_state();
+    client_forget_host();
     role_release(ROLE_SERVER);
     return PMIX_SUCCESS;
 }
