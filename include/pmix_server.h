@@ -70,7 +70,8 @@ typedef pmix_status_t (*pmix_server_abort_fn_t)(const pmix_proc_t *proc, void *s
 
 /* All local participants of a fence over procs have arrived: run the
  * collective across the involved hosts, contributing data (ndata bytes,
- * NULL when there is none), and pass the combined data to cbfunc. */
+ * NULL when there is none), and pass the combined data to cbfunc. data
+ * becomes the host's, to release with free(), as with OpenPMIx. */
 typedef pmix_status_t (*pmix_server_fencenb_fn_t)(const pmix_proc_t procs[], size_t nprocs,
                                                   const pmix_info_t info[], size_t ninfo,
                                                   char *data, size_t ndata,
@@ -83,7 +84,8 @@ typedef pmix_status_t (*pmix_server_dmodex_req_fn_t)(const pmix_proc_t *proc,
                                                      pmix_modex_cbfunc_t cbfunc, void *cbdata);
 
 /* Store the key-value pairs proc publishes (default range: the session),
- * refusing a key already published in that range. */
+ * refusing a key already published in that range. Here and in lookup and
+ * unpublish, info ends with the requestor's PMIX_USERID and PMIX_GRPID. */
 typedef pmix_status_t (*pmix_server_publish_fn_t)(const pmix_proc_t *proc,
                                                   const pmix_info_t info[], size_t ninfo,
                                                   pmix_op_cbfunc_t cbfunc, void *cbdata);

@@ -52,6 +52,7 @@ enum {
     CAF_BT_COMPLEX = 4,
     CAF_BT_DERIVED = 5,
     CAF_BT_CHARACTER = 6,
+    CAF_BT_VOID = 10, /* e.g. the hidden coarray token of a component */
 };
 
 /* atomic_op operation codes. */

@@ -13,6 +13,7 @@
 #ifndef DROVER_CAF_H
 #define DROVER_CAF_H
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,9 +25,11 @@
 #define CAF_SLOT_BYTES ((size_t)64 * 1024) /* one collective scratch slot */
 #define CAF_GATHER_BYTES ((size_t)4096)    /* small collectives: all contributions */
 #define CAF_RESULT_BYTES ((size_t)64)      /* small collectives: the result */
-/* Per segment: two scratch slots, then two gather areas each followed by a
- * result area. */
-#define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + 2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
+/* Two gather areas, each followed by a result area: one set per team. */
+#define CAF_GATHER_AREAS_BYTES (2 * (CAF_GATHER_BYTES + CAF_RESULT_BYTES))
+/* Per segment: two scratch slots, then the initial team's gather areas
+ * (used in image 1's segment only). */
+#define CAF_SCRATCH_BYTES (2 * CAF_SLOT_BYTES + CAF_GATHER_AREAS_BYTES)
 
 /* ---- heap.c: a deterministic first-fit allocator over a byte range ---- */
 
@@ -66,6 +69,7 @@ typedef struct caf_ctl {
     _Atomic uint32_t sleeping; /* non-zero while this image sleeps on its doorbell */
     _Atomic uint32_t inactive; /* image 1 only: images stopped or failed */
     uint64_t job_seed;         /* image 1 only: random, the same for the whole job */
+    cpu_set_t cpus;            /* the processors this image may run on (spread.c) */
     caf_barrier_t barrier __attribute__((aligned(64))); /* image 1 only: initial team */
     /* sync_count[j]: how many SYNC IMAGES image j has addressed to this image. */
     _Atomic uint32_t sync_count[] __attribute__((aligned(64)));
@@ -80,6 +84,11 @@ typedef struct caf_team_rt {
     int index;                  /* this image's index in the team, 1-based */
     int *members;               /* global ranks in team order */
     caf_barrier_t *barrier;     /* shared; in the first member's local heap */
+    /* Shared gather areas for small reductions (collective.c): each team
+     * has its own, because a team and its parent may have the same first
+     * member and run collectives at the same time (an image leaves END
+     * TEAM while its parent's other teams are still busy). */
+    char *gather;
     unsigned coll_seq;          /* collectives done in this team: picks the scratch slot */
 } caf_team_rt;
 
@@ -101,7 +110,7 @@ typedef struct caf_state {
     size_t slot_offset;  /* collective scratch slots, from a segment's start */
     caf_team_rt *team;   /* current team */
     caf_team_rt initial;
-    unsigned spin;       /* polls before sleeping; 0 when images outnumber cores */
+    unsigned spin;       /* polls before yielding; 0 when images share processors */
     bool pmix;           /* PMIx_Init succeeded */
     bool running;        /* between init and finalize */
     uint32_t *sync_done; /* per image: SYNC IMAGES completed with it */
@@ -157,6 +166,15 @@ void caf_segment_unlink(void);
 void caf_segment_teardown(void);
 /* Asks the launcher to end every image with `code`; -1 without PMIx. */
 int caf_segment_abort(int code, const char *msg);
+
+/* ---- spread.c ---- */
+
+/* Binds this image to one core when images outnumber the cores it may run
+ * on and nobody bound it; publishes where it may run in its control block. */
+void caf_spread(void);
+/* Once every image has published: lets waiters poll (caf.spin) when the
+ * images may use as many processors as there are images. */
+void caf_choose_spin(void);
 
 /* ---- wait.c: sleeping waits and barriers ---- */
 
@@ -229,6 +247,17 @@ char *caf_token_mem(caf_token_t token, int rank);
 
 /* Marks this image stopped or failed and wakes everyone who may wait on it. */
 void caf_mark_inactive(uint32_t status);
+
+/* ---- small_result.c ---- */
+
+/* res = fn(a, b) for CO_REDUCE's operator returning a derived type of
+ * `size` <= 16 bytes in registers. Returns 0, or -1 when the registers
+ * that carry the result cannot be told apart (or on other machines). */
+int caf_call_small(void *fn, void *res, const void *a, const void *b, size_t size);
+/* res = fn(a, b) for CO_REDUCE's operator on a 16-byte real taken by
+ * reference: real(10) or real(16), told apart by where the result comes
+ * back. Returns the kind, or -1 on other machines. */
+int caf_call_wide_real(void *fn, void *res, const void *a, const void *b);
 
 /* ---- collective.c ---- */
 

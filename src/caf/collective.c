@@ -13,7 +13,7 @@
  *
  * Small reductions (a result of at most CAF_RESULT_BYTES) take a shorter
  * path: every member writes its contribution next to the others' in the
- * first member's gather area, and the image that completes the barrier
+ * team's gather area, and the image that completes the barrier
  * combines them once into the result area, which the others then copy.
  * With more images than cores this saves each image from reading every
  * other image's slot.
@@ -189,6 +189,9 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
         }
         break;
     case CAF_BT_REAL:
+        if (16 == t.kind && !value) {
+            return caf_call_wide_real(f, res, a, b) < 0 ? -1 : 0;
+        }
         switch (t.kind) {
         case 4: CALL(float);
         case 8: CALL(double);
@@ -206,13 +209,15 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
         break;
     case CAF_BT_DERIVED:
         /* Results bigger than 16 bytes come back through a hidden pointer
-         * passed first; smaller ones in registers whose assignment depends
-         * on the component types, which the descriptor does not tell. */
-        if (t.size > 16 && !value) {
+         * passed first; smaller ones in registers (small_result.c). */
+        if (value) {
+            break;
+        }
+        if (t.size > 16) {
             ((void (*)(char *, const char *, const char *))f)(res, a, b);
             return 0;
         }
-        break;
+        return caf_call_small(f, res, a, b, t.size);
     }
 #undef CALL
     return -1;
@@ -251,7 +256,10 @@ static int combine(const reduction_t *r, char *acc, const char *in, size_t n, ch
 static bool supported(const reduction_t *r)
 {
     if (OP_USER == r->op) {
-        return r->elem.type != CAF_BT_DERIVED || r->elem.size > 16 || (r->flags & CAF_OP_BYREF);
+        /* Derived types passed by value would need the register
+         * assignment of the arguments as well. */
+        return r->elem.type != CAF_BT_DERIVED || (r->flags & CAF_OP_BYREF) ||
+               !(r->flags & CAF_OP_ARG_VALUE);
     }
     if (CAF_BT_CHARACTER == r->elem.type) {
         return OP_SUM != r->op && (1 == r->elem.kind || 4 == r->elem.kind);
@@ -312,8 +320,7 @@ static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count, bool wr
 
 static char *gather_area(const caf_team_rt *team, unsigned parity)
 {
-    return caf_segment(team->members[0]) + caf.slot_offset + 2 * CAF_SLOT_BYTES +
-           (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
+    return team->gather + (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
 }
 
 typedef struct small_job {
@@ -411,6 +418,12 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
     if (scratch != small) {
         free(scratch);
     }
+    if (bad && CAF_BT_DERIVED == r->elem.type && size <= 16) {
+        caf_error(stat, errmsg, errmsg_len, 1,
+                  "%s: cannot tell which registers carry the operator's result (a derived type "
+                  "of %zu bytes); a type of more than 16 bytes works", what, size);
+        return;
+    }
     if (bad) {
         caf_error(stat, errmsg, errmsg_len, 1, "%s: the operation cannot be applied", what);
         return;
@@ -483,8 +496,17 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
                   source_image);
         return;
     }
+    /* For an allocatable scalar component gfortran 12 also passes the
+     * hidden token beside it; a token is this image's own business. */
+    if (CAF_BT_VOID == a->dtype.type) {
+        return;
+    }
     caf_elem_t t = elem_of(a);
     size_t count;
+    if (NULL == a->base_addr) {
+        caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: the argument is not allocated");
+        return;
+    }
     char *buf = pack(a, t, &count);
     if (NULL == buf) {
         caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: out of memory");

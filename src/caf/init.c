@@ -44,6 +44,7 @@ CAF_EXPORT void _gfortran_caf_init(int *argc, char ***argv)
         .index = caf.me + 1,
         .members = identity_members(caf.n),
         .barrier = &caf_ctl(0)->barrier,
+        .gather = caf_segment(0) + caf.slot_offset + 2 * CAF_SLOT_BYTES,
     };
     if (NULL == caf.sync_done || NULL == caf.initial.members) {
         fprintf(stderr, "libcaf_drover: out of memory\n");
@@ -54,6 +55,7 @@ CAF_EXPORT void _gfortran_caf_init(int *argc, char ***argv)
     /* Once everyone has mapped everything, the names can go. */
     caf_barrier(&caf.initial);
     caf_segment_unlink();
+    caf_choose_spin();
 }
 
 static bool all_inactive(void *arg)

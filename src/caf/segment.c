@@ -2,9 +2,10 @@
  * segment.c - bootstrap: find the other images through PMIx and map their
  * shared-memory segments at the same addresses in every image.
  *
- * Each image creates /dev/shm/drover-<namespace>.caf.<rank> (so a launcher
- * can sweep leftovers of a crashed job by the namespace prefix) and publishes
- * its name with PMIx_Put. All images then agree on one range of virtual
+ * Each image creates /dev/shm/<namespace>.caf.<rank> and publishes its name
+ * with PMIx_Put. The name starts with the namespace because that is what a
+ * launcher sweeps after a crash: drover names its jobs drover-<pid>-<n> and
+ * removes every /dev/shm/drover-<pid>-* when the run ends, however it ends. All images then agree on one range of virtual
  * addresses, free in all of them, big enough for every segment: they try
  * candidates in an order fixed in advance, reserve the candidate with
  * MAP_FIXED_NOREPLACE, and exchange success through a PMIx fence; the first
@@ -32,7 +33,6 @@
 #define KEY_SIZE "drover.caf.stride"
 #define HUGE_ALIGN ((size_t)2 << 20)
 #define DEFAULT_HEAP ((size_t)1 << 30)
-#define SPIN_POLLS 4000
 
 /* Candidate bases: above ASan's shadow, below where PIE executables, the
  * mmap area and the stack live. */
@@ -104,14 +104,6 @@ static void setup_heaps(void)
     char *sym = seg + round_up(caf.slot_offset + CAF_SCRATCH_BYTES, HUGE_ALIGN);
     caf_heap_init(&caf.sym, sym, heap);
     caf_heap_init(&caf.local, sym + heap, heap);
-}
-
-/* Images spin only when each can have a core: a launcher may bind every
- * image to one core, so the count is of the node's cores, not our mask's. */
-static void setup_spin(void)
-{
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    caf.spin = caf.n <= cpus ? SPIN_POLLS : 0;
 }
 
 static int single_image(void)
@@ -222,7 +214,7 @@ static int create_segment(void)
         ns[i] = plain ? c : '_';
     }
     ns[i] = '\0';
-    snprintf(segname, sizeof(segname), "/drover-%s.caf.%d", ns, caf.me);
+    snprintf(segname, sizeof(segname), "/%s.caf.%d", ns, caf.me);
     int fd = shm_open(segname, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0 && EEXIST == errno) {
         /* A leftover of a crashed job of the same namespace. */
@@ -385,7 +377,7 @@ int caf_segment_setup(void)
     if (0 != rc) {
         return -1;
     }
-    setup_spin();
+    caf_spread();
     setup_heaps();
     if (0 == caf.me && 0 != getrandom(&caf_ctl(0)->job_seed, sizeof(uint64_t), 0)) {
         caf_ctl(0)->job_seed = (uint64_t)getpid() * 0x9e3779b97f4a7c15ULL;

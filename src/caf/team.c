@@ -4,16 +4,21 @@
  * FORM TEAM is collective over the current team: an allgather of the team
  * numbers tells every image who shares its number, in the order of their
  * indices in the current team (gfortran 12 accepts no NEW_INDEX=). The
- * first member of each new team allocates the team's barrier in its local
- * heap, and a second allgather hands that address to the others. A team's
- * collectives use the members' scratch slots with a count of its own, so
- * collectives in sibling teams never mix (see collective.c). Inside CHANGE
- * TEAM, image indices, SYNC ALL and collectives refer to the new team.
+ * first member of each new team allocates the team's barrier and gather
+ * areas in its local heap, and a second allgather hands that address to
+ * the others. A team's collectives use the members' scratch slots with a
+ * count of its own, so collectives in sibling teams never mix (see
+ * collective.c). Inside CHANGE TEAM, image indices, SYNC ALL and
+ * collectives refer to the new team.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "caf.h"
+
+/* A team's shared block: the barrier, then the gather areas. */
+#define GATHER_AT ((size_t)64)
+_Static_assert(sizeof(caf_barrier_t) <= GATHER_AT, "the barrier fits before the gather areas");
 
 typedef struct formed {
     int number;
@@ -66,7 +71,7 @@ CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int n
     }
     caf_barrier_t *barrier = NULL;
     if (1 == index) {
-        barrier = caf_heap_alloc(&caf.local, sizeof(*barrier));
+        barrier = caf_heap_alloc(&caf.local, GATHER_AT + CAF_GATHER_AREAS_BYTES);
         if (NULL == barrier) {
             caf_fatal("FORM TEAM: out of local heap memory");
         }
@@ -85,6 +90,7 @@ CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int n
         .index = index,
         .members = members,
         .barrier = barrier,
+        .gather = (char *)barrier + GATHER_AT,
     };
     free(all);
     free(barriers);

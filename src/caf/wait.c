@@ -8,8 +8,9 @@
  * IMAGES counter, an event count, another image's status) bumps it, and
  * wakes the image only when it announced itself asleep, so a wake costs no
  * system call when nobody sleeps. Before sleeping a waiter stays busy for
- * a short while (BUSY_NS): polling when every image has a core, yielding
- * the processor otherwise, so that the image it waits for runs at once.
+ * a short while: polling when every image has a processor of its own
+ * (caf.spin, see spread.c), then yielding the processor for BUSY_NS, so
+ * that an image it waits for that shares its processor runs at once.
  *
  * Barriers are counters: one 64-bit word holding the generation (high half)
  * and the images arrived (low half). The image that completes a generation

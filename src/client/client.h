@@ -54,6 +54,21 @@ extern client_state_t client;
  * not yet undone it. */
 bool client_initialized(void);
 
+/* Whether the calls that need no server (the local store, event handler
+ * registration) may be used: after PMIx_Init or PMIx_tool_init, or in a
+ * server's host. Open MPI's mpirun and daemons register a handler, and
+ * keep data of their own with PMIx_Store_internal and read it back with
+ * PMIx_Get. */
+bool client_local_ready(void);
+
+/* Forget what a server's host left in the store and its event handlers
+ * (PMIx_server_finalize). */
+void client_forget_host(void);
+
+/* Run fn(arg) where callbacks run: the client's progress thread or, in a
+ * server's host, the server's. */
+pmix_status_t client_post(void (*fn)(void *arg), void *arg);
+
 /* PMIx_Init and PMIx_tool_init: counted, serialised, and for one role per
  * process. The first call claims role and runs setup, which connects (or
  * sets the process up alone) and sets client.me; on its failure nothing

@@ -31,7 +31,6 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,7 @@
 #include "client.h"
 #include "errno_status.h"
 #include "pmix.h"
+#include "spin.h"
 
 /* Extra time the client gives a request past its PMIX_TIMEOUT, so the
  * server's own timeout answer (which also cleans up there) comes first. */
@@ -686,32 +686,21 @@ void client_wait_init(client_wait_t *w)
     current_wait = w;
 }
 
-/* How long a blocking call polls for its reply before it sleeps. Waking a
- * sleeping process on another core costs some 20 us on the machines we
- * measure, as much as a whole fence of two ranks should; a reply that comes
- * within this window costs none. Each turn yields, so a process that has
- * work to do on this core (the server, another rank) gets it. */
-#define DIRECT_SPIN_NS 50000
-
-static long elapsed_ns(const struct timespec *since)
+/* One look at the direct channel; true once w is answered or the channel
+ * is gone. */
+static bool direct_answered(void *arg)
 {
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (now.tv_sec - since->tv_sec) * 1000000000L + (now.tv_nsec - since->tv_nsec);
+    client_wait_t *w = arg;
+    if (!w->done && conn.direct.fd >= 0) {
+        channel_read(&conn.direct);
+    }
+    return w->done || conn.direct.fd < 0;
 }
 
 /* Read the direct channel until w is done (this thread owns it). */
 static void read_direct(client_wait_t *w)
 {
-    struct timespec started;
-
-    clock_gettime(CLOCK_MONOTONIC, &started);
-    while (!w->done && conn.direct.fd >= 0 && elapsed_ns(&started) < DIRECT_SPIN_NS) {
-        channel_read(&conn.direct);
-        if (!w->done) {
-            sched_yield();
-        }
-    }
+    spin_until(direct_answered, w, SPIN_BEFORE_SLEEP_NS);
     while (!w->done) {
         if (conn.direct.fd < 0) {
             fail_all(conn.direct.pending, PMIX_ERR_LOST_CONNECTION);

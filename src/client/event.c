@@ -19,6 +19,9 @@
  *    are shown to later handlers.
  *  - A process does not receive its own event back from the server; it
  *    runs its own handlers only for PMIX_RANGE_PROC_LOCAL events.
+ *  - A server's host may register handlers as well (Open MPI's mpirun
+ *    waits for the registration callback, which then runs in the server's
+ *    thread); the server finalizing forgets them.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -148,7 +151,7 @@ static void handler_done(pmix_status_t status, pmix_info_t *results, size_t nres
         cbfunc(PMIX_SUCCESS, thiscbdata);
     }
     c->done = PMIX_EVENT_ACTION_COMPLETE == status;
-    if (PMIX_SUCCESS != conn_post(run_next, c)) {
+    if (PMIX_SUCCESS != client_post(run_next, c)) {
         free_chain(c);
     }
 }
@@ -263,7 +266,7 @@ static pmix_status_t post_done(pmix_hdlr_reg_cbfunc_t fn, pmix_op_cbfunc_t op_fn
         return PMIX_ERR_NOMEM;
     }
     *d = (reg_done_t){.fn = fn, .op_fn = op_fn, .status = status, .id = id, .cbdata = cbdata};
-    pmix_status_t rc = conn_post(run_reg_done, d);
+    pmix_status_t rc = client_post(run_reg_done, d);
     if (PMIX_SUCCESS != rc) {
         free(d);
     }
@@ -304,7 +307,7 @@ PMIX_EXPORT pmix_status_t PMIx_Register_event_handler(pmix_status_t codes[], siz
 {
     handler_t *h;
 
-    if (!client_initialized()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     if (NULL == evhdlr || (NULL == codes && 0 != ncodes) || (NULL == info && 0 != ninfo)) {
@@ -343,7 +346,7 @@ PMIX_EXPORT pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_
 {
     handler_t *found = NULL;
 
-    if (!client_initialized()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     pthread_mutex_lock(&lock);

@@ -16,12 +16,18 @@
  *  - The server answers with all it knows of the process (and the
  *    namespace's registration when we lack it); it is stored and the
  *    lookup is repeated, so later gets of that process stay local.
+ *  - In a server's host the store holds what the host keeps there with
+ *    PMIx_Store_internal (Open MPI's daemons read their own connection
+ *    data back that way); a miss is looked up in what the server library
+ *    holds (registrations, committed data), synchronously.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "client.h"
 #include "pmix.h"
+#include "role.h"
+#include "server_entry.h"
 
 typedef struct get_op {
     pmix_proc_t proc;
@@ -193,6 +199,11 @@ static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
         registered = NULL != ns && ns->registered;
         pthread_mutex_unlock(&client.lock);
     }
+    if (ROLE_SERVER == role_current()) {
+        /* A server's host: next, what its server library holds. */
+        return op->all_keys ? PMIX_ERR_NOT_FOUND
+                            : server_entry_get(&op->proc, op->key, &op->scope, &op->result);
+    }
     if (client_flag(info, ninfo, PMIX_OPTIONAL) || client.singleton ||
         (registered && PMIX_RANK_WILDCARD == op->proc.rank && !refresh)) {
         return PMIX_ERR_NOT_FOUND;
@@ -205,7 +216,7 @@ static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
 static pmix_status_t prepare(get_op_t *op, const pmix_proc_t *proc, const char *key,
                              const pmix_info_t *info, size_t ninfo)
 {
-    if (!client_initialized()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     if ((NULL == info && 0 != ninfo) ||
@@ -286,10 +297,10 @@ PMIX_EXPORT pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[],
     if (PMIX_SUCCESS == rc && NULL != op->result) {
         /* Found locally: the callback still runs in the progress thread. */
         op->status = PMIX_SUCCESS;
-        rc = conn_post(complete_in_thread, op);
+        rc = client_post(complete_in_thread, op);
     } else if (PMIX_ERR_NOT_FOUND == rc) {
         op->status = rc;
-        rc = conn_post(complete_in_thread, op);
+        rc = client_post(complete_in_thread, op);
     }
     if (PMIX_SUCCESS != rc) {
         if (NULL != op->result) {

@@ -21,6 +21,7 @@
 #include "client.h"
 #include "pmix.h"
 #include "role.h"
+#include "server_entry.h"
 
 client_state_t client = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -33,6 +34,11 @@ bool client_initialized(void)
     bool up = client.refcount > 0;
     pthread_mutex_unlock(&client.lock);
     return up;
+}
+
+bool client_local_ready(void)
+{
+    return ROLE_SERVER == role_current() || client_initialized();
 }
 
 pmix_status_t client_absorb_registration(const char *nspace, pmix_data_buffer_t *buf)
@@ -192,6 +198,17 @@ static void release_state(void)
     client.refcount = 0;
     client.singleton = false;
     pthread_mutex_unlock(&client.lock);
+}
+
+void client_forget_host(void)
+{
+    event_clear_all();
+    release_state();
+}
+
+pmix_status_t client_post(void (*fn)(void *arg), void *arg)
+{
+    return ROLE_SERVER == role_current() ? server_entry_post(fn, arg) : conn_post(fn, arg);
 }
 
 pmix_status_t client_register_self(void)

@@ -121,7 +121,7 @@ PMIX_EXPORT pmix_status_t PMIx_Store_internal(const pmix_proc_t *proc, const cha
 {
     pmix_status_t rc;
 
-    if (!client_initialized()) {
+    if (!client_local_ready()) {
         return PMIX_ERR_INIT;
     }
     if (NULL == proc || PMIX_SUCCESS != (rc = check_key_value(key, val))) {

@@ -75,17 +75,26 @@ static struct event *wake_event;
 
 /* ---- copies of borrowed arguments ------------------------------------- */
 
-static pmix_info_t *copy_info(const pmix_info_t *src, size_t n)
+/* A deep copy of n items of type through the datatype registry; NULL when
+ * there are none or on failure. */
+static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
 {
-    pmix_info_t *dst = NULL;
-    if (0 == n || NULL == src) {
+    pmix_data_array_t borrowed = {.type = type, .size = n, .array = (void *)src};
+    pmix_data_array_t *copy = NULL;
+    void *items;
+
+    if (0 == n || NULL == src ||
+        PMIX_SUCCESS != PMIx_Data_copy((void **)&copy, &borrowed, PMIX_DATA_ARRAY)) {
         return NULL;
     }
-    PMIX_INFO_CREATE(dst, n);
-    for (size_t i = 0; NULL != dst && i < n; i++) {
-        PMIX_INFO_XFER(&dst[i], &src[i]);
-    }
-    return dst;
+    items = copy->array;
+    free(copy);
+    return items;
+}
+
+static pmix_info_t *copy_info(const pmix_info_t *src, size_t n)
+{
+    return copy_array(src, n, PMIX_INFO);
 }
 
 /* NULL stays NULL; anything else is copied, NULL on failure. */
@@ -351,23 +360,17 @@ static pmix_status_t abort_fn(const pmix_proc_t *proc, void *server_object, int 
 
 /* ---- collectives: answered in the library's thread -------------------- */
 
-static void release_copy(void *cbdata)
+static void release_data(void *cbdata)
 {
     free(cbdata);
 }
 
+/* data is ours (the library hands it over): it goes straight back. */
 static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
                               const pmix_info_t info[], size_t ninfo, char *data, size_t ndata,
                               pmix_modex_cbfunc_t cbfunc, void *cbdata)
 {
-    char *copy = NULL;
-    if (ndata > 0) {
-        if (NULL == (copy = malloc(ndata))) {
-            return PMIX_ERR_NOMEM;
-        }
-        memcpy(copy, data, ndata);
-    }
-    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_copy, copy);
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_data, data);
     return PMIX_SUCCESS;
 }
 
@@ -476,22 +479,11 @@ static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
         return PMIX_ERR_NOMEM;
     }
     r->spawn_cb = cbfunc;
-    PMIX_APP_CREATE(r->apps, napps);
-    if (NULL == r->apps) {
+    if (NULL == (r->apps = copy_array(apps, napps, PMIX_APP))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }
     r->napps = napps;
-    for (size_t i = 0; i < napps; i++) {
-        pmix_app_t *a = &r->apps[i];
-        a->cmd = NULL != apps[i].cmd ? strdup(apps[i].cmd) : NULL;
-        a->argv = copy_argv(apps[i].argv);
-        a->env = copy_argv(apps[i].env);
-        a->cwd = NULL != apps[i].cwd ? strdup(apps[i].cwd) : NULL;
-        a->maxprocs = apps[i].maxprocs;
-        a->info = copy_info(apps[i].info, apps[i].ninfo);
-        a->ninfo = NULL != a->info ? apps[i].ninfo : 0;
-    }
     return enqueue(r);
 }
 
@@ -511,17 +503,11 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
         return PMIX_ERR_NOMEM;
     }
     r->info_cb = cbfunc;
-    PMIX_QUERY_CREATE(r->queries, nqueries);
-    if (NULL == r->queries) {
+    if (NULL == (r->queries = copy_array(queries, nqueries, PMIX_QUERY))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }
     r->nqueries = nqueries;
-    for (size_t i = 0; i < nqueries; i++) {
-        r->queries[i].keys = copy_argv(queries[i].keys);
-        r->queries[i].qualifiers = copy_info(queries[i].qualifiers, queries[i].nqual);
-        r->queries[i].nqual = NULL != r->queries[i].qualifiers ? queries[i].nqual : 0;
-    }
     return enqueue(r);
 }
 

@@ -7,6 +7,8 @@
  *    (docs/protocol.md), one per local participant with data visible
  *    beyond the node. Sequences concatenate, so whatever a multi-node host
  *    does (concatenating every node's contribution) stays readable.
+ *  - The host owns the blob it is handed (it frees it), as with OpenPMIx:
+ *    hosts written for OpenPMIx, Open MPI's mpirun among them, free it.
  *  - The answer to the clients is packed once and sent to every member:
  *    with PMIX_COLLECT_DATA it holds every participant's data a local
  *    process may see; without, only the status (the data stays here,
@@ -101,8 +103,13 @@ static void start(collective_t *c)
     }
     op->c = c;
     c->at_host = true;
-    rc = server.host.fence_nb(c->procs, c->nprocs, c->info, c->ninfo, c->blob.base_ptr,
-                              c->blob.bytes_used, host_answered, op);
+    /* The blob becomes the host's, to free(), as OpenPMIx hands it over
+     * (Open MPI's mpirun frees it). */
+    char *data;
+    size_t ndata;
+    PMIX_DATA_BUFFER_UNLOAD(&c->blob, data, ndata);
+    rc = server.host.fence_nb(c->procs, c->nprocs, c->info, c->ninfo, data, ndata, host_answered,
+                              op);
     if (PMIX_SUCCESS != rc) {
         c->at_host = false;
         free(op);

@@ -433,6 +433,42 @@ void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 
 /* ---- PUBLISH, LOOKUP, UNPUBLISH ----------------------------------------- */
 
+/* Unpack the directives of a publish, lookup or unpublish and add the
+ * requestor's PMIX_USERID and PMIX_GRPID, as OpenPMIx does: hosts keep
+ * published data by owner (Open MPI's data server finds nothing for a
+ * lookup without them). The server's values replace any the client sent. */
+static bool relay_unpack_with_owner(relay_t *r, pmix_data_buffer_t *payload, pmix_info_t **info,
+                                    size_t *ninfo)
+{
+    pmix_info_t *sent, *all;
+    size_t nsent, n = 0;
+    pmix_status_t rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&sent, &nsent);
+
+    if (PMIX_SUCCESS != rc) {
+        relay_finish(r, rc);
+        return false;
+    }
+    PMIX_INFO_CREATE(all, nsent + 2);
+    if (NULL == all) {
+        protocol_free_array(sent, nsent, PMIX_INFO);
+        relay_finish(r, PMIX_ERR_NOMEM);
+        return false;
+    }
+    for (size_t i = 0; i < nsent; i++) {
+        if (!PMIX_CHECK_KEY(&sent[i], PMIX_USERID) && !PMIX_CHECK_KEY(&sent[i], PMIX_GRPID)) {
+            PMIx_Info_xfer(&all[n++], &sent[i]);
+        }
+    }
+    protocol_free_array(sent, nsent, PMIX_INFO);
+    uint32_t uid = (uint32_t)r->peer->uid, gid = (uint32_t)r->peer->gid;
+    PMIx_Info_load(&all[n++], PMIX_USERID, &uid, PMIX_UINT32);
+    PMIx_Info_load(&all[n++], PMIX_GRPID, &gid, PMIX_UINT32);
+    relay_hold(r, all, nsent + 2, PMIX_INFO);
+    *info = all;
+    *ninfo = n;
+    return true;
+}
+
 /* PUBLISH: PMIX_INFO[] data and directives. */
 void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
@@ -441,7 +477,7 @@ void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payl
     size_t ninfo;
     pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
 
-    if (NULL == r || !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+    if (NULL == r || !relay_unpack_with_owner(r, payload, &info, &ninfo)) {
         return;
     }
     if (NULL != server.host.publish) {
@@ -472,7 +508,7 @@ void lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *paylo
     pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
 
     if (NULL == r || !relay_unpack_keys(r, payload) ||
-        !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+        !relay_unpack_with_owner(r, payload, &info, &ninfo)) {
         return;
     }
     if (NULL == r->keys[0]) {
@@ -494,7 +530,7 @@ void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pa
     pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
 
     if (NULL == r || !relay_unpack_keys(r, payload) ||
-        !relay_unpack(r, payload, PMIX_INFO, (void **)&info, &ninfo)) {
+        !relay_unpack_with_owner(r, payload, &info, &ninfo)) {
         return;
     }
     if (NULL != server.host.unpublish) {

@@ -19,10 +19,12 @@
 
 #include <event2/event.h>
 
+#include "client.h"
 #include "errno_status.h"
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
+#include "spin.h"
 #include "server_entry.h"
 #include "topology.h"
 
@@ -151,10 +153,20 @@ pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg)
     return call.status;
 }
 
+/* One pass over the loop without waiting; true once the server stops. */
+static bool progress_once(void *arg)
+{
+    event_base_loop(server.base, EVLOOP_NONBLOCK);
+    return stopping;
+}
+
 static void *progress_thread(void *arg)
 {
     while (!stopping) {
         event_base_loop(server.base, EVLOOP_ONCE);
+        /* The other participants of a collective usually follow within
+         * the window: catching them awake halves a fence's time. */
+        spin_until(progress_once, NULL, SPIN_BEFORE_SLEEP_NS);
     }
     return NULL;
 }
@@ -302,6 +314,7 @@ PMIX_EXPORT pmix_status_t PMIx_server_finalize(void)
     post_tail = NULL;
     pthread_mutex_unlock(&post_lock);
     release_state();
+    client_forget_host();
     role_release(ROLE_SERVER);
     return PMIX_SUCCESS;
 }

@@ -15,6 +15,7 @@
  *   peer.c        a client connection: frames in, dispatch, frames out
  *   nspace.c      registered jobs and clients, setup_fork, cleanup
  *   hello.c       HELLO and FINALIZE: a client's arrival and departure
+ *   host_get.c    PMIx_Get made by the host, of what the library holds
  *   collective.c  gathering the local participants of fence/connect
  *   fence.c       PMIx_Fence: the collective and its data
  *   data.c        COMMIT and GET: committed data, direct modex

@@ -10,6 +10,7 @@
 #define DROVER_SERVER_ENTRY_H
 
 #include "pmix_common.h"
+#include "store.h"
 
 /* Deliver an event raised by the host to the local clients in range.
  * info is copied; cbfunc (may be NULL) runs once delivered, unless an
@@ -34,6 +35,12 @@ pmix_status_t server_entry_validate_credential(const pmix_byte_object_t *cred,
 pmix_status_t server_entry_iof_push(const pmix_proc_t *targets, size_t ntargets,
                                     const pmix_byte_object_t *bo, const pmix_info_t *dirs,
                                     size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata);
+
+/* PMIx_Get made by the host, of a key the library holds for proc (a job's
+ * registration, data its processes committed): *value is a copy (NULL
+ * unless PMIX_SUCCESS). */
+pmix_status_t server_entry_get(const pmix_proc_t *proc, const char *key,
+                               const store_scope_t *scope, pmix_value_t **value);
 
 /* Run fn(arg) in the server's progress thread (callbacks of the host's
  * own non-blocking calls). PMIX_ERR_INIT when no server runs. */

@@ -14,6 +14,16 @@ module collective_ops
   type :: wide_pair
     real(real64) :: a, b, c
   end type
+  ! Allocatable components: gfortran broadcasts each one on its own. (It
+  ! also copies components of derived type byte for byte, descriptors
+  ! included, so those must not have allocatable components themselves.)
+  type :: holder
+    integer :: n
+    real(real64), allocatable :: v(:)
+    character(len=4), allocatable :: names(:)
+    type(pair), allocatable :: pairs(:)
+    integer, allocatable :: one
+  end type
 contains
   pure integer function multiply(a, b)
     integer, value :: a, b
@@ -54,6 +64,7 @@ program collectives
   character(kind=4, len=2) :: wword
   type(pair) :: p
   type(wide_pair) :: wp
+  type(holder) :: h
   logical :: lg
 
   me = this_image()
@@ -135,11 +146,22 @@ program collectives
   call check(wp%a == n * (n + 1) / 2 .and. wp%b == -n * (n + 1) / 2 .and. wp%c == 1, &
       'co_reduce derived type')
 
-  ! co_broadcast: scalar, derived type, array, character
+  ! co_broadcast: scalar, derived type, allocatable components, array, character
   p = pair(me, me * 1.5_real64, 'x' // achar(48 + me))
   call co_broadcast(p, source_image=n)
   call check(p%id == n .and. p%weight == n * 1.5_real64 .and. p%tag == 'x' // achar(48 + n), &
       'co_broadcast derived type')
+  allocate(h%v(3), h%names(2), h%pairs(2), h%one)
+  h%n = me
+  h%v = me
+  h%names = 'img' // achar(48 + me)
+  h%pairs = pair(me, -me, 'p' // achar(48 + me))
+  h%one = -me
+  call co_broadcast(h, n)
+  call check(h%n == n .and. all(h%v == n) .and. all(h%names == 'img' // achar(48 + n)) .and. &
+             all(h%pairs%id == n) .and. all(h%pairs%weight == -n) .and. &
+             all(h%pairs%tag == 'p' // achar(48 + n)) .and. h%one == -n, &
+             'co_broadcast of allocatable components')
   big = me
   call co_broadcast(big, 1)
   call check(all(big == 1), 'co_broadcast of 200 kB')

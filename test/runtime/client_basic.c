@@ -42,6 +42,17 @@ int main(void)
     rc = PMIx_Get(&wild, "no.such.key", NULL, 0, &v);
     CHECK(PMIX_ERR_NOT_FOUND == rc, "missing job key: %s", PMIx_Error_string(rc));
 
+    /* Keys the host registered that no standard defines. */
+    rc = PMIx_Get(&wild, "vendor.job.flavor", NULL, 0, &v);
+    CHECK(PMIX_SUCCESS == rc && PMIX_STRING == v->type && 0 == strcmp(v->data.string, "plain"),
+          "host's own job key: %s", PMIx_Error_string(rc));
+    PMIX_VALUE_RELEASE(v);
+    PMIX_LOAD_PROCID(&peer, me.nspace, size - 1);
+    rc = PMIx_Get(&peer, "vendor.proc.weight", NULL, 0, &v);
+    CHECK(PMIX_SUCCESS == rc && PMIX_UINT64 == v->type && v->data.uint64 == 10 * (size - 1),
+          "host's own key of rank %u: %s", size - 1, PMIx_Error_string(rc));
+    PMIX_VALUE_RELEASE(v);
+
     /* Data collected by a fence. */
     snprintf(text, sizeof(text), "hello from %u", me.rank);
     PMIX_VALUE_LOAD(&val, text, PMIX_STRING);

@@ -45,21 +45,17 @@ static uint32_t nranks;
 static int *stdin_fds;               /* per rank; -1 once closed */
 static pthread_mutex_t stdin_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void release_copy(void *cbdata)
+static void release_data(void *cbdata)
 {
     free(cbdata);
 }
 
+/* data is ours (the library hands it over): it goes straight back. */
 static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                               size_t ninfo, char *data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                               void *cbdata)
 {
-    char *copy = NULL;
-    if (ndata > 0) {
-        copy = malloc(ndata);
-        memcpy(copy, data, ndata);
-    }
-    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_copy, copy);
+    cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_data, data);
     return PMIX_SUCCESS;
 }
 
@@ -306,6 +302,100 @@ static void self_check(bool bare)
     }
 }
 
+static volatile int handler_registered = -1;   /* its id once the callback ran */
+
+static void registered(pmix_status_t status, size_t id, void *cbdata)
+{
+    handler_registered = PMIX_SUCCESS == status ? (int)id : -2;
+}
+
+static void no_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static void host_fail(const char *what, pmix_status_t rc)
+{
+    fprintf(stderr, "minihost: %s: %s\n", what, PMIx_Error_string(rc));
+    exit(1);
+}
+
+/* Wait (boundedly) until a callback has set *flag >= 0. */
+static void wait_for(volatile int *flag, const char *what)
+{
+    for (int i = 0; i < 5000 && *flag < 0; i++) {
+        usleep(1000);
+    }
+    if (*flag < 0) {
+        host_fail(what, -2 == *flag ? PMIX_ERROR : PMIX_ERR_TIMEOUT);
+    }
+}
+
+static volatile int app_set_up = -1, local_support_set_up = -1;
+
+static void application_ready(pmix_status_t status, pmix_info_t info[], size_t ninfo,
+                              void *provided_cbdata, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    app_set_up = PMIX_SUCCESS == status ? 1 : -2;
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata);
+    }
+}
+
+static void local_support_ready(pmix_status_t status, void *cbdata)
+{
+    local_support_set_up = PMIX_SUCCESS == status ? 1 : -2;
+}
+
+/* What a host such as Open MPI's mpirun does beside serving: register an
+ * event handler and wait for its callback, keep data of its own with
+ * PMIx_Store_internal and read it back with PMIx_Get, and have the
+ * application and the node's support set up (it waits for both). */
+static void host_local_calls(void)
+{
+    pmix_proc_t self;
+    pmix_value_t val, *got = NULL;
+    pmix_status_t rc;
+
+    rc = PMIx_Register_event_handler(NULL, 0, NULL, 0, no_event, registered, NULL);
+    if (PMIX_SUCCESS != rc) {
+        host_fail("register a handler", rc);
+    }
+    wait_for(&handler_registered, "handler registration callback");
+    PMIX_LOAD_PROCID(&self, "minihost.self", 0);
+    PMIX_VALUE_LOAD(&val, "contact", PMIX_STRING);
+    if (PMIX_SUCCESS != (rc = PMIx_Store_internal(&self, "minihost.uri", &val))) {
+        host_fail("store internal", rc);
+    }
+    PMIX_VALUE_DESTRUCT(&val);
+    rc = PMIx_Get(&self, "minihost.uri", NULL, 0, &got);
+    if (PMIX_SUCCESS != rc || PMIX_STRING != got->type || 0 != strcmp(got->data.string, "contact")) {
+        host_fail("read back what was stored", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(got);
+    if (PMIX_ERR_NOT_FOUND != (rc = PMIx_Get(&self, "minihost.none", NULL, 0, &got))) {
+        host_fail("get of a key never stored", rc);
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Deregister_event_handler((size_t)handler_registered, NULL,
+                                                            NULL))) {
+        host_fail("deregister the handler", rc);
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_server_setup_application(nspace, NULL, 0, application_ready,
+                                                            NULL))) {
+        host_fail("set up the application", rc);
+    }
+    wait_for(&app_set_up, "application set-up callback");
+    if (PMIX_SUCCESS != (rc = PMIx_server_setup_local_support(nspace, NULL, 0,
+                                                              local_support_ready, NULL))) {
+        host_fail("set up local support", rc);
+    }
+    wait_for(&local_support_set_up, "local support callback");
+}
+
 /* ---- The job ------------------------------------------------------------- */
 
 static pmix_status_t register_job(uint32_t n, const char *host)
@@ -314,10 +404,13 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 6 + n, k = 0;
+    size_t ninfo = 7 + n, k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
+    /* Keys no standard defines, as real hosts (Open MPI's mpirun) add
+     * them: clients must read them back (client_basic). */
+    PMIx_Info_load(&info[k++], "vendor.job.flavor", "plain", PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_JOB_SIZE, &n, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_LOCAL_SIZE, &n, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_UNIV_SIZE, &n, PMIX_UINT32);
@@ -326,18 +419,44 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, host, PMIX_STRING);
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
-        PMIX_INFO_CREATE(pd, 3);
+        PMIX_INFO_CREATE(pd, 4);
         uint16_t lr = (uint16_t)r;
+        uint64_t weight = 10 * (uint64_t)r;
         PMIx_Info_load(&pd[0], PMIX_RANK, &r, PMIX_PROC_RANK);
         PMIx_Info_load(&pd[1], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
         PMIx_Info_load(&pd[2], PMIX_HOSTNAME, host, PMIX_STRING);
-        pmix_data_array_t da = {.type = PMIX_INFO, .size = 3, .array = pd};
+        PMIx_Info_load(&pd[3], "vendor.proc.weight", &weight, PMIX_UINT64);
+        pmix_data_array_t da = {.type = PMIX_INFO, .size = 4, .array = pd};
         PMIx_Info_load(&info[k++], PMIX_PROC_DATA, &da, PMIX_DATA_ARRAY);
-        PMIX_INFO_FREE(pd, 3);
+        PMIX_INFO_FREE(pd, 4);
     }
     pmix_status_t rc = PMIx_server_register_nspace(nspace, (int)n, info, ninfo, NULL, NULL);
     PMIX_INFO_FREE(info, ninfo);
     return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
+}
+
+/* The host reads back what it registered (PMIx_Get in a server). */
+static void host_reads_job(uint32_t n)
+{
+    pmix_proc_t wild, last;
+    pmix_value_t *v = NULL;
+    pmix_status_t rc;
+
+    PMIX_LOAD_PROCID(&wild, nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&last, nspace, n - 1);
+    rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
+    if (PMIX_SUCCESS != rc || PMIX_UINT32 != v->type || n != v->data.uint32) {
+        host_fail("read back the job size", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(v);
+    rc = PMIx_Get(&last, PMIX_LOCAL_RANK, NULL, 0, &v);
+    if (PMIX_SUCCESS != rc || PMIX_UINT16 != v->type || n - 1 != v->data.uint16) {
+        host_fail("read back a local rank", PMIX_SUCCESS == rc ? PMIX_ERR_BAD_PARAM : rc);
+    }
+    PMIX_VALUE_RELEASE(v);
+    if (PMIX_ERR_NOT_FOUND != (rc = PMIx_Get(&last, "minihost.none", NULL, 0, &v))) {
+        host_fail("get of a key never registered", rc);
+    }
 }
 
 typedef struct rank_io {
@@ -552,12 +671,14 @@ int main(int argc, char **argv)
     signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
     self_check(bare);
+    host_local_calls();
     char host[256];
     gethostname(host, sizeof(host));
     if (PMIX_SUCCESS != (rc = register_job(nranks, host))) {
         fprintf(stderr, "minihost: register_nspace: %s\n", PMIx_Error_string(rc));
         return 1;
     }
+    host_reads_job(nranks);
     pmix_proc_t *all = calloc(nranks, sizeof(*all));
     for (uint32_t r = 0; r < nranks; r++) {
         PMIX_LOAD_PROCID(&all[r], nspace, r);
