@@ -162,6 +162,11 @@ int session_create(launcher_session_t *s, double grace);
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
 char *session_mkdir(const char *dir, const char *name);
 
+/* Make the directory /dev/shm/<session prefix><suffix>, mode 0700, which
+ * goes with the session's segments (even when drover is killed). Caller
+ * frees the path. NULL on failure, or if it already exists. */
+char *session_shm_mkdir(const launcher_session_t *s, const char *suffix);
+
 /* Send sig to every process in the session's process group but the anchor
  * (and, with adopted, to every child drover adopted as subreaper). */
 void session_signal_all(const launcher_session_t *s, int sig, bool adopted);
@@ -209,10 +214,15 @@ void iof_destroy(iof_t *iof);
 
 /* ---- openmpi.c -------------------------------------------------------- */
 
+/* The directory for Open MPI's shared-memory files of the session's jobs
+ * (see openmpi.c). Caller frees. NULL if it cannot be made. */
+char *openmpi_shm_dir(const launcher_session_t *s);
+
 /* env (a process's, freed on failure) with what Open MPI needs to run as
- * a direct-launched job of map; variables the user set are kept. NULL when
+ * a direct-launched job of map, its shared-memory files in shm_dir (NULL:
+ * Open MPI's default place); variables the user set are kept. NULL when
  * memory runs out. */
-char **openmpi_env(char **env, const launcher_map_t *map);
+char **openmpi_env(char **env, const launcher_map_t *map, const char *shm_dir);
 
 /* ---- launch.c --------------------------------------------------------- */
 
@@ -426,6 +436,7 @@ struct launcher {
     pubsub_t *pubsub;
     char hostname[256];
     char **base_env;              /* launch_base_env */
+    char *openmpi_shm;            /* openmpi_shm_dir, or NULL */
     launcher_job_t **jobs;
     unsigned njobs;
     unsigned nalive;              /* processes of every job */

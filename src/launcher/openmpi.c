@@ -24,6 +24,11 @@
  *    anyway. Left to choose, each rank first opens the cm PML, which loads
  *    the network MTLs' libraries (libpsm2's constructor alone spins for
  *    about 200 ms) only to find no fabric: OMPI_MCA_pml=ob1 skips that.
+ *  - Open MPI's shared-memory transport (btl/vader) backs its segments
+ *    with files named after its own job id, in /dev/shm. It asks the PMIx
+ *    server to remove them when the job ends, which drover's server does,
+ *    unless drover itself is killed. In a directory with the session's
+ *    shared-memory prefix, the anchor removes them then too.
  *  - A value the user set (in drover's environment or with -x) wins.
  */
 #include "launcher.h"
@@ -40,10 +45,18 @@ static char **set_default(char **env, const char *name, const char *value)
     return grown;
 }
 
-char **openmpi_env(char **env, const launcher_map_t *map)
+char *openmpi_shm_dir(const launcher_session_t *s)
+{
+    return session_shm_mkdir(s, "openmpi");
+}
+
+char **openmpi_env(char **env, const launcher_map_t *map, const char *shm_dir)
 {
     env = set_default(env, "OMPI_MCA_schizo", "^orte,slurm,flux,jsm");
     env = set_default(env, "OMPI_MCA_pml", "ob1");
+    if (NULL != shm_dir) {
+        env = set_default(env, "OMPI_MCA_btl_vader_backing_directory", shm_dir);
+    }
     if (map->oversubscribed) {
         env = set_default(env, "OMPI_MCA_mpi_oversubscribe", "1");
     }

@@ -183,6 +183,7 @@ static int execute(launcher_t *run)
     if (0 != (status = session_create(&run->session, run->opts->grace))) {
         return status;
     }
+    run->openmpi_shm = openmpi_shm_dir(&run->session);
     launcher_job_t *first = job_create(run, app, 1, NULL);
     if (NULL == first) {
         return LAUNCHER_EXIT_FAILURE;
@@ -274,6 +275,7 @@ static void teardown(launcher_t *run)
         event_base_free(run->base);
     }
     session_destroy(&run->session);
+    free(run->openmpi_shm);
     mapping_unload(&run->topo);
     launch_free_env(run->base_env);
 }

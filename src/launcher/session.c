@@ -20,13 +20,15 @@
  *    own sweep.
  *  - Shared-memory segments of a job's processes are named
  *    /dev/shm/<nspace>..., and every namespace of a run starts with
- *    "drover-<pid>-": one prefix covers them all.
+ *    "drover-<pid>-": one prefix covers them all, and directories with it
+ *    (session_shm_mkdir) go with everything in them.
  *  - drover is a child subreaper, so processes orphaned by a rank come back
  *    to it and are killed and reaped at the end.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
@@ -67,8 +69,10 @@ static void remove_shm(const char *prefix)
     size_t len = strlen(prefix);
     struct dirent *e;
     while (NULL != (e = readdir(d))) {
-        if (0 == strncmp(e->d_name, prefix, len)) {
-            unlinkat(dirfd(d), e->d_name, 0);
+        char path[PATH_MAX];
+        if (0 == strncmp(e->d_name, prefix, len) &&
+            (int)sizeof(path) > snprintf(path, sizeof(path), "%s/%s", SHM_DIR, e->d_name)) {
+            remove_tree(path);
         }
     }
     closedir(d);
@@ -167,6 +171,20 @@ char *session_mkdir(const char *dir, const char *name)
         return NULL;
     }
     if (0 != mkdir(path, 0700) && EEXIST != errno) {
+        free(path);
+        return NULL;
+    }
+    return path;
+}
+
+char *session_shm_mkdir(const launcher_session_t *s, const char *suffix)
+{
+    char *path;
+    if (asprintf(&path, "%s/%s%s", SHM_DIR, s->shm_prefix, suffix) < 0) {
+        return NULL;
+    }
+    /* Never one that is already there: /dev/shm is everybody's. */
+    if (0 != mkdir(path, 0700)) {
         free(path);
         return NULL;
     }

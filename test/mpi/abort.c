@@ -4,9 +4,12 @@
  * must end them all and exit with CODE.
  * abort.c RANK skip - RANK ends (status 0) without calling MPI_Init, which
  * the others then cannot complete: they must fail, not wait forever.
+ * abort.c RANK sleep - RANK sleeps for a minute before the barrier, so the
+ * job stays in MPI until someone ends it.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "mpicheck.h"
 
@@ -21,11 +24,15 @@ int main(int argc, char **argv)
     }
     MPI_Init(&argc, &argv);
     if (argc != 3) {
-        fprintf(stderr, "usage: abort RANK CODE|skip\n");
+        fprintf(stderr, "usage: abort RANK CODE|skip|sleep\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (atoi(argv[1]) == rank) {
+    if (atoi(argv[1]) == rank && 0 == strcmp(argv[2], "sleep")) {
+        printf("rank %d sleeps\n", rank);
+        fflush(stdout);
+        sleep(60);
+    } else if (atoi(argv[1]) == rank) {
         printf("rank %d aborts\n", rank);
         fflush(stdout);
         MPI_Abort(MPI_COMM_WORLD, atoi(argv[2]));

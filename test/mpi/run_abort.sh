@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_abort.sh - MPI_Abort ends the whole job within seconds, its code is
 # drover's exit status, and nothing is left behind; a rank that ends without
-# MPI_Init makes the others' MPI_Init fail instead of hang.
+# MPI_Init makes the others' MPI_Init fail instead of hang; drover killed
+# by SIGKILL leaves none of Open MPI's shared-memory files behind.
 source "$(dirname "$0")/../launcher/lib.sh"
 bin=$MPI_PROGRAMS
 
@@ -23,4 +24,12 @@ for n in 2 4; do
   check "... in seconds (${elapsed}s)" within 10
   check "... nothing left behind" no_leftovers
 done
+launch -n 3 --oversubscribe --grace 1 "$bin/mpi_abort" 0 sleep
+wait_for 'rank 0 sleeps' 1
+segments=$(ls "/dev/shm/drover-$pid-openmpi" 2>/dev/null | grep -c '^vader_segment')
+check "Open MPI's shared-memory files are in drover's directory ($segments)" test "$segments" -eq 3
+kill -KILL "$pid"
+finish
+sleep 2 # the anchor's grace period (--grace 1) before it cleans up
+check "drover killed by SIGKILL: nothing left behind, shared-memory files included" no_leftovers
 done_testing
