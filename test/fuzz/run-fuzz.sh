@@ -55,9 +55,12 @@ run_harness() {
     local corpus=$work/corpus artifacts=$work/artifacts log=$work/fuzz.log
     local status=0 started=$SECONDS
 
-    mkdir -p "$corpus" "$artifacts"
+    mkdir -p "$corpus" "$artifacts" "$work/tmp"
     rm -f "$artifacts"/*
     "$build/test/fuzz/$seeder" "$corpus" >/dev/null
+    # fuzz_server's server never finalizes (libFuzzer just exits), so its
+    # socket directory goes in a TMPDIR of the run's own, removed after.
+    TMPDIR=$work/tmp \
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0} \
     UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1} \
         "$build/test/fuzz/$name" \
@@ -68,6 +71,7 @@ run_harness() {
         -print_final_stats=1 \
         -artifact_prefix="$artifacts/" \
         "$corpus" >"$log" 2>&1 || status=$?
+    rm -rf "$work/tmp"
     local elapsed=$((SECONDS - started))
     local runs findings
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
