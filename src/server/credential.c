@@ -10,9 +10,14 @@
  *    asked (uid, gid and pid as the kernel reported them for the
  *    connection, not as the client claims), when, and a random nonce,
  *    sealed with an HMAC-SHA256 under a key drawn at random when the first
- *    is issued and forgotten when the server finalizes. Only this server can check one, and it can check it
- *    for anyone: a process hands its credential to another, which asks
- *    its (the same) server to validate it.
+ *    is issued and forgotten when the server finalizes. Only this server
+ *    can check one, and it can check it for anyone: a process hands its
+ *    credential to another, which asks its (the same) server to validate
+ *    it.
+ *  - libcrypto, which computes the HMAC, is opened at the first native
+ *    credential rather than linked: mapping and relocating it cost every
+ *    process that loads libpmix.so.2 (each rank, the launcher) about a
+ *    millisecond at start, for a service few jobs use.
  *  - A credential in the native format is always checked here, whoever
  *    issued the others; anything else goes to the host's
  *    validate_credential, or is invalid when the host has none.
@@ -25,6 +30,8 @@
  * check it, so the layout is this process's own and never crosses
  * machines.
  */
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +39,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
@@ -77,14 +83,47 @@ static pmix_status_t fill_random(void *where, size_t n)
     return PMIX_SUCCESS;
 }
 
+/* The two libcrypto functions sealing needs, found at the first use.
+ * The library stays loaded for the life of the process. */
+static struct {
+    __typeof__(HMAC) *hmac;
+    __typeof__(EVP_sha256) *sha256;
+} crypto;
+static pthread_once_t crypto_once = PTHREAD_ONCE_INIT;
+
+static void open_crypto(void)
+{
+    void *lib = dlopen(CRYPTO_SONAME, RTLD_NOW | RTLD_LOCAL);
+    if (NULL != lib) {
+        crypto.hmac = (__typeof__(HMAC) *)dlsym(lib, "HMAC");
+        crypto.sha256 = (__typeof__(EVP_sha256) *)dlsym(lib, "EVP_sha256");
+    }
+}
+
 static pmix_status_t seal(const native_body_t *body, uint8_t mac[MAC_SIZE])
 {
     unsigned int len = MAC_SIZE;
-    return NULL == HMAC(EVP_sha256(), key, KEY_SIZE, (const uint8_t *)body, sizeof(*body), mac,
-                        &len) ||
+
+    pthread_once(&crypto_once, open_crypto);
+    if (NULL == crypto.hmac || NULL == crypto.sha256) {
+        return PMIX_ERR_NOT_AVAILABLE;
+    }
+    return NULL == crypto.hmac(crypto.sha256(), key, KEY_SIZE, (const uint8_t *)body,
+                               sizeof(*body), mac, &len) ||
                    MAC_SIZE != len
                ? PMIX_ERROR
                : PMIX_SUCCESS;
+}
+
+/* Compares in time independent of where the bytes differ, so a forger
+ * learns nothing from how fast a guess is refused. */
+static bool same_mac(const uint8_t *a, const uint8_t *b)
+{
+    uint8_t diff = 0;
+    for (size_t i = 0; i < MAC_SIZE; i++) {
+        diff |= a[i] ^ b[i];
+    }
+    return 0 == diff;
 }
 
 /* A native credential for uid/gid/pid, in a new byte object. */
@@ -153,7 +192,7 @@ static pmix_status_t check(const pmix_byte_object_t *cred, const pmix_info_t *di
     *ninfo = 0;
     memcpy(&body, cred->bytes, sizeof(body));
     if (!have_key || 1 != body.version || PMIX_SUCCESS != seal(&body, mac) ||
-        0 != CRYPTO_memcmp(mac, cred->bytes + sizeof(body), MAC_SIZE)) {
+        !same_mac(mac, (const uint8_t *)cred->bytes + sizeof(body))) {
         return PMIX_ERR_INVALID_CRED;
     }
     if (body.issued > now + CLOCK_SKEW || now - body.issued > CREDENTIAL_LIFETIME ||
@@ -294,7 +333,7 @@ void credential_validate_request(server_peer_t *peer, uint32_t tag, pmix_data_bu
 
 void credential_clear(void)
 {
-    OPENSSL_cleanse(key, sizeof(key));
+    explicit_bzero(key, sizeof(key));
     have_key = false;
 }
 
