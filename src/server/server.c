@@ -24,8 +24,8 @@
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
-#include "spin.h"
 #include "server_entry.h"
+#include "spin.h"
 #include "topology.h"
 
 server_state_t server;
