@@ -5,14 +5,15 @@
  * Each image creates /dev/shm/<namespace>.caf.<rank> and publishes its name
  * with PMIx_Put. The name starts with the namespace because that is what a
  * launcher sweeps after a crash: drover names its jobs drover-<pid>-<n> and
- * removes every /dev/shm/drover-<pid>-* when the run ends, however it ends. All images then agree on one range of virtual
- * addresses, free in all of them, big enough for every segment: they try
- * candidates in an order fixed in advance, reserve the candidate with
- * MAP_FIXED_NOREPLACE, and exchange success through a PMIx fence; the first
- * candidate that every image could reserve wins. Segment i is mapped at
- * base + i * stride over the reservation. Once every image has mapped every
- * segment (a barrier in shared memory), each image unlinks its own name, so
- * nothing is left in /dev/shm after that point even if images crash.
+ * removes every /dev/shm/drover-<pid>-* when the run ends, however it ends.
+ * All images then agree on one range of virtual addresses, free in all of
+ * them, big enough for every segment: they try candidates in an order fixed
+ * in advance, reserve the candidate with MAP_FIXED_NOREPLACE, and exchange
+ * success through a PMIx fence; the first candidate that every image could
+ * reserve wins. Segment i is mapped at base + i * stride over the
+ * reservation. Once every image has mapped every segment (a barrier in
+ * shared memory), each image unlinks its own name, so nothing is left in
+ * /dev/shm after that point even if images crash.
  *
  * Without a launcher (PMIx_Init fails) or with a job of one process, the
  * program runs as a single image in an anonymous mapping.

@@ -4,8 +4,6 @@
  * data their processes committed (hosts built for OpenPMIx read job
  * information back this way).
  */
-#include <stdlib.h>
-
 #include "pmix.h"
 #include "server.h"
 #include "server_entry.h"
@@ -23,17 +21,8 @@ static pmix_status_t look_up(void *arg)
     store_ns_t *ns = store_ns(&server.data, g->proc->nspace, false);
     const pmix_value_t *v =
         NULL == ns ? NULL : store_lookup(ns, g->proc->rank, g->key, g->scope);
-    if (NULL == v) {
-        return PMIX_ERR_NOT_FOUND;
-    }
-    pmix_value_t *copy = malloc(sizeof(*copy));
-    pmix_status_t rc = NULL == copy ? PMIX_ERR_NOMEM : PMIx_Value_xfer(copy, v);
-    if (PMIX_SUCCESS != rc) {
-        free(copy);
-        return rc;
-    }
-    g->result = copy;
-    return PMIX_SUCCESS;
+    return NULL == v ? PMIX_ERR_NOT_FOUND
+                     : PMIx_Data_copy((void **)&g->result, (void *)v, PMIX_VALUE);
 }
 
 pmix_status_t server_entry_get(const pmix_proc_t *proc, const char *key,
