@@ -57,8 +57,9 @@ mpicc -o "$work/abort" "$work/abort.c"
 # run LABEL [LIBRARY_PATH]
 run() {
     local status
-    # The subshell's stderr takes the shell's own "Segmentation fault".
-    status=$( (LD_LIBRARY_PATH="${2:-}" LD_PRELOAD="$work/shim.so" MALLOC_PERTURB_=83 \
+    # The subshell's stderr takes the shell's own "Segmentation fault"; the
+    # crashed mpirun's session directory goes with $work.
+    status=$( (TMPDIR="$work" LD_LIBRARY_PATH="${2:-}" LD_PRELOAD="$work/shim.so" MALLOC_PERTURB_=83 \
         GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
         timeout -k 5 60 mpirun --allow-run-as-root -n 1 "$work/abort" >"$work/out" 2>&1
         echo $?) 2>/dev/null)

@@ -81,15 +81,22 @@ expect_pass "MPI_Publish_name, _Lookup_name, _Unpublish_name, connect/accept" 3
 # the message before copying it (pmix_server_log_fn, then
 # orte_rml_oob_send_buffer_nb). OpenPMIx's server crashes it the same way
 # (contrib/openmpi-log-race.sh shows both); only that crash is retried.
-btl="--mca btl self,vader"
+# A crashed mpirun leaves its session directory and shared-memory
+# segments behind, so each try has a TMPDIR of its own, which must be empty
+# after the try that did not crash.
 for try in 1 2 3; do
-    mpirun_n 4 "$MPI_JOB" abort
+    try_dir="$work/abort.$try"
+    mkdir "$try_dir"
+    btl="--mca btl self,vader --mca btl_vader_backing_directory $try_dir"
+    TMPDIR="$try_dir" mpirun_n 4 "$MPI_JOB" abort
     [ "$status" -eq 139 ] && grep -q 'pmix_server_log_fn' "$out" &&
         grep -q 'orte_rml_oob_send_buffer_nb' "$out" || break
     echo "run.sh: MPI_Abort, try $try: mpirun crashed in Open MPI's log race; again"
 done
 [ "$status" -eq 3 ] || fail "MPI_Abort(3): mpirun exited with $status"
 grep -q '^PASS' "$out" && fail "MPI_Abort: a rank went on past the abort"
+left=$(find "$try_dir" -mindepth 1)
+[ -z "$left" ] || fail "MPI_Abort: left behind: $left"
 echo "run.sh: MPI_Abort ended the job, mpirun exited with $status"
 
 # mpirun stopped with SIGTERM while its ranks run (as by Ctrl-C): the
