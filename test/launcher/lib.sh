@@ -4,6 +4,8 @@
 #   launch [drover run args]       runs drover run in the background with a
 #                                  hang guard; sets $pid, then `finish` waits
 #                                  and sets $rc, $out, $err, $elapsed
+#   report [STATUS]                after a run that did not end with STATUS
+#                                  (default 0), shows the start of its output
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
 #   done_testing                   prints the summary, exits 0 or 1
@@ -58,6 +60,10 @@ wait_for() { # pattern count
   done
   return 1
 }
+
+# The diagnosis of a failed check: the start of the last run's output and
+# errors, its "ok" lines left out, unless it ended with the status expected.
+report() { [ "$rc" -eq "${1:-0}" ] || printf '%s\n%s\n' "$out" "$err" | grep -v '^ok' | head -20; }
 
 within() { # seconds: the last run ended in time
   awk -v e="$elapsed" -v limit="$1" 'BEGIN {exit !(e < limit)}'

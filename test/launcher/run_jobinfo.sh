@@ -7,7 +7,7 @@ run -n 3 --oversubscribe "$CLIENT" info 3
 check "every job key with its type, 3 ranks: exit 0" test "$rc" -eq 0
 check "... no failed check" test -z "$(grep 'not ok' <<<"$out")"
 check "... every rank checked" test "$(grep -c 'ok - rank .: PMIx_Finalize' <<<"$out")" -eq 3
-[ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | grep -v '^ok' | head -20
+report
 run -n 4 --oversubscribe "$CLIENT" fence
 check "put, fence with data, get of every peer: exit 0" test "$rc" -eq 0
 check "... every rank read all keys" test "$(grep -c 'read the keys of all 4 ranks' <<<"$out")" -eq 4

@@ -3,8 +3,6 @@
 # spawn (a job inside the run), queries, log and job control.
 source "$(dirname "$0")/lib.sh"
 
-report() { [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | grep -v '^ok' | head -20; }
-
 run -n 2 "$CLIENT" publish
 check "publish/lookup/unpublish: exit 0" test "$rc" -eq 0
 check "... every check passed" test -z "$(grep 'not ok' <<<"$out")" -a "$(grep -c '^ok' <<<"$out")" -ge 12

@@ -5,8 +5,6 @@
 source "$(dirname "$0")/../launcher/lib.sh"
 bin=$MPI_PROGRAMS
 
-report() { [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | head -20; }
-
 for n in 1 2 3; do
   run -n "$n" --oversubscribe "$bin/mpi_ring"
   check "ring on $n ranks: exit 0 and PASS ($rc)" \

@@ -6,7 +6,6 @@
 source "$(dirname "$0")/../launcher/lib.sh"
 bin=$MPI_PROGRAMS
 
-report() { [ "$rc" -eq "${1:-0}" ] || printf '%s\n%s\n' "$out" "$err" | head -20; }
 count() { grep -c -- "$1" <<<"$out"; }
 
 run -n 2 --oversubscribe "$bin/mpi_spawn" one

@@ -7,7 +7,7 @@ for n in 1 2 4; do
   run -n "$n" --oversubscribe "$MPI_PROGRAMS/mpi_fortran"
   check "mpifort program on $n ranks: exit 0 and PASS ($rc)" \
     test "$rc" -eq 0 -a "$out" = "PASS fortran on $n ranks"
-  [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | head -20
+  report
 done
 check "nothing left behind" no_leftovers
 done_testing

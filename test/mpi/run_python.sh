@@ -8,7 +8,7 @@ for n in 1 4; do
   run -n "$n" --oversubscribe "$PYTHON" "$SCRIPT"
   check "python3 on $n ranks: exit 0 and PASS ($rc)" \
     test "$rc" -eq 0 -a "$out" = "PASS mpi4py on $n ranks"
-  [ "$rc" -eq 0 ] || printf '%s\n%s\n' "$out" "$err" | head -20
+  report
 done
 check "nothing left behind" no_leftovers
 done_testing
