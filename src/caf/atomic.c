@@ -11,8 +11,7 @@
 static char *atom(caf_token_t token, size_t offset, int image, int *stat)
 {
     caf_ok(stat);
-    /* Image 0: the variable was not coindexed, it is this image's. */
-    return caf_token_mem(token, 0 == image ? caf.me : caf_rank_of(image)) + offset;
+    return caf_token_mem(token, caf_rank_of(image)) + offset;
 }
 
 static bool supported(int kind, int *stat)

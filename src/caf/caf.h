@@ -136,7 +136,8 @@ static inline char *caf_remote(const void *local, int rank)
     return (char *)local + ((ptrdiff_t)rank - caf.me) * (ptrdiff_t)caf.stride;
 }
 
-/* Global rank of image `image` (1-based) of the current team; error
+/* Global rank of image `image` (1-based) of the current team, this image's
+ * for 0 (what gfortran passes when the variable is not coindexed); error
  * termination if it is out of range. */
 int caf_rank_of(int image);
 

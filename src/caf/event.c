@@ -55,6 +55,6 @@ CAF_EXPORT void _gfortran_caf_event_query(caf_token_t token, size_t index, int i
                                           int *stat)
 {
     caf_ok(stat);
-    int rank = image > 0 ? caf_rank_of(image) : caf.me;
+    int rank = caf_rank_of(image);
     *count = atomic_load(event_count(token, index, rank));
 }

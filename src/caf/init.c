@@ -101,6 +101,10 @@ CAF_EXPORT int _gfortran_caf_num_images(int distance, int failed)
 
 int caf_rank_of(int image)
 {
+    /* gfortran passes 0 for a variable that is not coindexed. */
+    if (0 == image) {
+        return caf.me;
+    }
     if (image < 1 || image > caf.team->size) {
         caf_fatal("image index %d is out of range (the current team has %d images)", image,
                   caf.team->size);

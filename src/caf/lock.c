@@ -18,11 +18,18 @@ static _Atomic uint32_t *lock_word(caf_token_t token, size_t index, int rank)
     return (_Atomic uint32_t *)(caf_token_mem(token, rank) + index * sizeof(uint32_t));
 }
 
+/* The image index to name in messages: 0 stands for this image. */
+static int shown(int image)
+{
+    return 0 == image ? caf.team->index : image;
+}
+
 CAF_EXPORT void _gfortran_caf_lock(caf_token_t token, size_t index, int image, int *acquired,
                                    int *stat, char *errmsg, size_t errmsg_len)
 {
     caf_ok(stat);
     int rank = caf_rank_of(image);
+    image = shown(image);
     _Atomic uint32_t *word = lock_word(token, index, rank);
     uint32_t mine = (uint32_t)caf.me + 1;
     uint32_t seen = 0;
@@ -63,6 +70,7 @@ CAF_EXPORT void _gfortran_caf_unlock(caf_token_t token, size_t index, int image,
 {
     caf_ok(stat);
     int rank = caf_rank_of(image);
+    image = shown(image);
     _Atomic uint32_t *word = lock_word(token, index, rank);
     uint32_t mine = (uint32_t)caf.me + 1;
     uint32_t seen = atomic_load(word);

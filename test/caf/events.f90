@@ -1,4 +1,5 @@
-! events.f90 - EVENT POST, EVENT WAIT (with UNTIL_COUNT) and EVENT_QUERY.
+! events.f90 - EVENT POST, EVENT WAIT (with UNTIL_COUNT) and EVENT_QUERY,
+! on coindexed and on local (not coindexed) event variables.
 program events
   use iso_fortran_env, only: event_type
   implicit none
@@ -38,6 +39,19 @@ program events
   call event_query(many(4), count)
   call check(count == 1, 'event wait takes one post')
   event wait (many(4))
+  sync all
+
+  ! Not coindexed: the variable of the executing image (gfortran passes
+  ! image index 0).
+  event post (ev)
+  event post (many(3), stat=i)
+  call check(i == 0, 'event post to a local variable')
+  call event_query(ev, count)
+  call check(count == 1, 'event post to a local variable counts')
+  event wait (ev)
+  event wait (many(3))
+  call event_query(many(3), count)
+  call check(count == 0, 'event wait takes a local post')
   sync all
   if (me == 1) print '(a)', 'PASS events'
 contains

@@ -1,5 +1,6 @@
 ! locks.f90 - LOCK/UNLOCK and CRITICAL give mutual exclusion; ACQUIRED_LOCK
-! and STAT= report locked variables.
+! and STAT= report locked variables; a lock variable not coindexed is the
+! executing image's.
 program locks
   use iso_fortran_env, only: lock_type, stat_locked, stat_locked_other_image
   implicit none
@@ -55,6 +56,18 @@ program locks
       unlock (many(3)[1])
     end if
   end if
+  sync all
+
+  ! Not coindexed (gfortran passes image index 0): this image's variable,
+  ! the same one as lk[me].
+  lock (lk)
+  lock (lk[me], stat=st)
+  call check(st == stat_locked, 'a local lock is this image''s')
+  unlock (lk, stat=st)
+  call check(st == 0, 'unlocking a local lock')
+  lock (lk[me], acquired_lock=got)
+  call check(got, 'a local unlock frees this image''s lock')
+  unlock (lk[me])
   sync all
   if (me == 1) print '(a)', 'PASS locks'
 contains
