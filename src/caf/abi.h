@@ -40,6 +40,9 @@ enum {
     CAF_STAT_UNLOCKED = 0,
     CAF_STAT_LOCKED = 1,
     CAF_STAT_LOCKED_OTHER_IMAGE = 2,
+    /* Not in gfortran: OpenCoarrays' value for a repeated SYNC IMAGES
+     * entry, which its tests check for. */
+    CAF_STAT_DUP_SYNC_IMAGES = 3,
     CAF_STAT_STOPPED_IMAGE = 6000,
     CAF_STAT_FAILED_IMAGE = 6001,
 };

@@ -52,10 +52,11 @@ CAF_EXPORT void _gfortran_caf_sendget_by_ref(caf_token_t dst_token, int dst_imag
                                              int *src_stat, int dst_type, int src_type);
 CAF_EXPORT int _gfortran_caf_is_present(caf_token_t token, int image, caf_ref_t *refs);
 
-/* sync.c */
-CAF_EXPORT void _gfortran_caf_sync_all(int *stat, char *errmsg, size_t errmsg_len);
-CAF_EXPORT void _gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len);
-CAF_EXPORT void _gfortran_caf_sync_images(int count, int images[], int *stat, char *errmsg,
+/* sync.c: gfortran 12 passes ERRMSG= of the SYNC statements as the address
+ * of a pointer to the buffer (NULL without ERRMSG=). */
+CAF_EXPORT void _gfortran_caf_sync_all(int *stat, char **errmsg, size_t errmsg_len);
+CAF_EXPORT void _gfortran_caf_sync_memory(int *stat, char **errmsg, size_t errmsg_len);
+CAF_EXPORT void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg,
                                           size_t errmsg_len);
 
 /* lock.c */

@@ -10,8 +10,15 @@
  * coarray accesses of the segments they separate.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "caf.h"
+
+/* The ERRMSG= buffer of a SYNC statement (see entry.h). */
+static char *buffer(char **errmsg)
+{
+    return errmsg ? *errmsg : NULL;
+}
 
 static void report(int code, int *stat, char *errmsg, size_t errmsg_len, const char *what)
 {
@@ -22,13 +29,13 @@ static void report(int code, int *stat, char *errmsg, size_t errmsg_len, const c
     }
 }
 
-CAF_EXPORT void _gfortran_caf_sync_all(int *stat, char *errmsg, size_t errmsg_len)
+CAF_EXPORT void _gfortran_caf_sync_all(int *stat, char **errmsg, size_t errmsg_len)
 {
     caf_ok(stat);
-    report(caf_barrier(caf.team), stat, errmsg, errmsg_len, "SYNC ALL");
+    report(caf_barrier(caf.team), stat, buffer(errmsg), errmsg_len, "SYNC ALL");
 }
 
-CAF_EXPORT void _gfortran_caf_sync_memory(int *stat, char *errmsg, size_t errmsg_len)
+CAF_EXPORT void _gfortran_caf_sync_memory(int *stat, char **errmsg, size_t errmsg_len)
 {
     caf_ok(stat);
     atomic_thread_fence(memory_order_seq_cst);
@@ -46,8 +53,35 @@ static bool partner_arrived(void *arg)
            0 != atomic_load(&caf_ctl(p->rank)->status);
 }
 
-/* Global ranks of the image set, without duplicates and without this image;
- * count < 0 means all images of the team. Returns the number, or -1. */
+static int compare_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* An image index that appears twice in images[], or 0. `scratch` holds
+ * count ints. */
+static int repeated(int count, const int images[], int *scratch)
+{
+    if (count < 2) {
+        return 0;
+    }
+    memcpy(scratch, images, (size_t)count * sizeof(int));
+    qsort(scratch, (size_t)count, sizeof(int), compare_int);
+    for (int i = 1; i < count; i++) {
+        if (scratch[i] == scratch[i - 1]) {
+            return scratch[i];
+        }
+    }
+    return 0;
+}
+
+/* Global ranks of the image set, without this image, in ranks[] (room for
+ * count + 1); count < 0 means all images of the team. Returns the number,
+ * or -1 after reporting a repeated or out-of-range image. A repeated image
+ * is an error, as the standard says: the images named once would wait for
+ * a second SYNC IMAGES that never comes. Repeats are looked for first, as
+ * OpenCoarrays does. */
 static int image_set(int count, const int images[], int *ranks, int *stat, char *errmsg,
                      size_t errmsg_len)
 {
@@ -61,33 +95,32 @@ static int image_set(int count, const int images[], int *ranks, int *stat, char 
         }
         return n;
     }
-    char *seen = calloc((size_t)team->size, 1);
-    if (NULL == seen) {
-        caf_error(stat, errmsg, errmsg_len, 1, "SYNC IMAGES: out of memory");
+    int twice = repeated(count, images, ranks);
+    if (0 != twice) {
+        caf_error(stat, errmsg, errmsg_len, CAF_STAT_DUP_SYNC_IMAGES,
+                  "SYNC IMAGES: image %d appears more than once in the image set", twice);
         return -1;
     }
     for (int i = 0; i < count; i++) {
         int image = images[i];
         if (image < 1 || image > team->size) {
-            free(seen);
             caf_error(stat, errmsg, errmsg_len, 1,
                       "SYNC IMAGES: image %d is out of range (the team has %d images)", image,
                       team->size);
             return -1;
         }
-        if (!seen[image - 1] && image != team->index) {
+        if (image != team->index) {
             ranks[n++] = team->members[image - 1];
         }
-        seen[image - 1] = 1;
     }
-    free(seen);
     return n;
 }
 
-CAF_EXPORT void _gfortran_caf_sync_images(int count, int images[], int *stat, char *errmsg,
+CAF_EXPORT void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg_ptr,
                                           size_t errmsg_len)
 {
     caf_ok(stat);
+    char *errmsg = buffer(errmsg_ptr);
     int *ranks = malloc(((size_t)(count < 0 ? caf.team->size : count) + 1) * sizeof(int));
     if (NULL == ranks) {
         caf_error(stat, errmsg, errmsg_len, 1, "SYNC IMAGES: out of memory");

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # run-caf.sh - runs one coarray test program and judges it.
 #
-#   run-caf.sh IMAGES PROGRAM [STATUS]
+#   run-caf.sh IMAGES PROGRAM [STATUS [MESSAGE]]
 #
 # IMAGES 0 runs PROGRAM directly, without a launcher (a single image);
 # otherwise $CAF_LAUNCH (a launcher command ending in its "-n" option) starts
 # IMAGES images. Passes when the job exits with STATUS (default 0), prints the
-# program's PASS line (for STATUS 0) or "ERROR STOP STATUS" (otherwise), and
-# leaves no shared-memory segment behind.
+# program's PASS line (for STATUS 0) or MESSAGE (otherwise; by default
+# "ERROR STOP STATUS"), and leaves no shared-memory segment behind.
 set -u
-images=$1 program=$2 want=${3:-0}
+images=$1 program=$2 want=${3:-0} message=${4:-"ERROR STOP ${3:-0}"}
 segments() { ls /dev/shm | grep '^drover-.*\.caf\.' | sort; }
 shm_before=$(segments)
 out=$(mktemp)
@@ -30,8 +30,8 @@ if [ "$status" -ne "$want" ]; then
 elif [ "$want" -eq 0 ] && ! grep -q '^PASS ' "$out"; then
   echo "not ok - $name on $images images printed no PASS line"
   fail=1
-elif [ "$want" -ne 0 ] && ! grep -q "ERROR STOP $want" "$out"; then
-  echo "not ok - $name on $images images did not report ERROR STOP $want"
+elif [ "$want" -ne 0 ] && ! grep -qF "$message" "$out"; then
+  echo "not ok - $name on $images images did not report \"$message\""
   fail=1
 fi
 # Segments of jobs running beside this one live for milliseconds; one that

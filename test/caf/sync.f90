@@ -1,9 +1,12 @@
-! sync.f90 - SYNC ALL, SYNC IMAGES (lists, *, duplicates, this image) and
-! SYNC MEMORY order the coarray accesses of the segments they separate.
+! sync.f90 - SYNC ALL, SYNC IMAGES (lists, *, this image) and SYNC MEMORY
+! order the coarray accesses of the segments they separate; an image set
+! that names an image twice is an error.
 program sync
+  use iso_fortran_env, only: stat_stopped_image, stat_failed_image
   implicit none
   integer :: box[*], round, me, n, right, left, st, i
-  integer, allocatable :: everyone(:)
+  integer, allocatable :: everyone(:), neighbours(:)
+  character(len=80) :: msg
 
   me = this_image()
   n = num_images()
@@ -19,19 +22,29 @@ program sync
     sync all
   end do
 
-  ! SYNC IMAGES with the two neighbours: a ring of puts.
+  ! SYNC IMAGES with the two neighbours (one when they are the same image,
+  ! this image when alone): a ring of puts.
+  neighbours = [right, left]
+  if (n < 3) neighbours = [right]
   do round = 1, 200
     box[right] = -round
-    if (n > 1) then
-      sync images ([left, right])
-    else
-      sync images (me)
-    end if
+    sync images (neighbours)
     call check(box == -round, 'sync images with neighbours')
-    if (n > 1) then
-      sync images ([right, left, right])
-    end if
+    sync images (neighbours(size(neighbours):1:-1))
   end do
+
+  ! An image named twice: an error at once, reported through STAT= and
+  ! ERRMSG= (3, OpenCoarrays' value), instead of waiting for a second SYNC
+  ! IMAGES from that image which never comes.
+  if (me == 1) then
+    msg = ''
+    sync images ([n, 1, n], stat=st, errmsg=msg)
+    call check(st == 3, 'sync images with a repeated image: stat')
+    call check(st /= stat_stopped_image .and. st /= stat_failed_image, &
+               'a repeated image is neither stopped nor failed')
+    call check(index(msg, 'more than once') > 0, 'sync images with a repeated image: errmsg')
+  end if
+  sync all
 
   ! SYNC IMAGES (*) against image 1 only: a star.
   do round = 1, 50
