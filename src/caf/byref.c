@@ -108,11 +108,14 @@ static int select_dims(walk_t *w, const caf_ref_t *ref, const caf_desc_t *desc, 
             s->count = (ptrdiff_t)rd->v.nvec;
             continue;
         case CAF_ARR_FULL:
-            /* Fixed-size arrays spell their extent out in the reference. */
+            /* Fixed-size arrays spell their extent out in the reference;
+             * for others gfortran gives only the stride (x(::2), x(::-1)). */
             if (fixed) {
                 from = rd->s.start, to = rd->s.end;
+            } else if (step < 0) {
+                from = ub, to = lb;
             } else {
-                from = lb, to = ub, step = 1;
+                from = lb, to = ub;
             }
             break;
         case CAF_ARR_RANGE:

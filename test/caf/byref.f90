@@ -1,7 +1,8 @@
 ! byref.f90 - coindexed access through derived types: allocatable array and
 ! scalar components, fixed-size components, arrays of derived type,
 ! pointer components, is_present (ALLOCATED of a remote component),
-! transfers between two remote images, conversion on the way.
+! transfers between two remote images, conversion on the way, whole
+! components with a stride (x[i]%c(::2), x[i]%c(::-1)).
 program byref
   implicit none
   type :: inner
@@ -10,11 +11,19 @@ program byref
     real, allocatable :: sc
     real :: r
   end type
+  type :: nums
+    integer(8), allocatable :: i8(:)
+    real(4), allocatable :: r4(:)
+    integer, allocatable :: m(:, :)
+  end type
   type(inner), allocatable :: y(:)[:]
   type(inner) :: z[*]
+  type(nums) :: q[*]
   integer :: v(4), w(3), i, j, me, n, right, left
   integer, allocatable :: got(:), got2(:, :)
   real(8) :: dv(3)
+  integer(4) :: i4(5)
+  real(8) :: r8(5)
 
   me = this_image()
   n = num_images()
@@ -79,6 +88,38 @@ program byref
     if (me == merge(1, 2, n == 1)) call check(all(y(1)%arr(:, 2) == [(1000 * n + 50 + j, j = 4, 6)]), &
         'sendget between components')
   end if
+  sync all
+
+  ! A whole allocatable component with a stride: gfortran gives the stride
+  ! alone; with kind conversion element by element.
+  allocate(q%i8(5), q%r4(5), q%m(4, 3))
+  q%i8 = [(100_8 * me + j, j = 1, 5)]
+  q%r4 = [(real(10 * me + j, 4) + 0.5, j = 1, 5)]
+  q%m = reshape([(1000 * me + j, j = 1, 12)], [4, 3])
+  sync all
+  i4 = -1
+  i4(1:3) = q[right]%i8(::2)
+  call check(all(i4 == [100 * right + 1, 100 * right + 3, 100 * right + 5, -1, -1]), &
+      'strided integer(8) component into integer(4)')
+  r8 = -1
+  r8(4:5) = q[right]%r4(2::2)
+  call check(all(r8(4:5) == [10 * right + 2.5d0, 10 * right + 4.5d0]), &
+      'strided real(4) component into real(8)')
+  r8 = q[right]%r4(::-1)
+  call check(all(r8 == [(10 * right + j + 0.5d0, j = 5, 1, -1)]), 'reversed component')
+  w(1:2) = q[right]%m(::2, 2)
+  call check(all(w(1:2) == [1000 * right + 5, 1000 * right + 7]), 'strided 2-d component')
+  got2 = q[right]%m(::3, ::2)
+  call check(all(shape(got2) == [2, 2]), 'strided 2-d component: shape')
+  call check(all(got2 == reshape(1000 * right + [1, 4, 9, 12], [2, 2])), 'strided 2-d component')
+  sync all
+  q[right]%i8(::2) = [7, 8, 9]
+  q[right]%r4(::-2) = [1.5d0, 2.5d0, 3.5d0]
+  sync all
+  call check(all(q%i8 == [7_8, 100_8 * me + 2, 8_8, 100_8 * me + 4, 9_8]), &
+      'strided integer(4) into an integer(8) component')
+  call check(all(q%r4 == [3.5, 10 * me + 2.5, 2.5, 10 * me + 4.5, 1.5]), &
+      'reversed real(8) into a real(4) component')
   sync all
   if (me == 1) print '(a)', 'PASS byref'
 contains
