@@ -486,6 +486,67 @@ CAF_EXPORT void _gfortran_caf_co_reduce(caf_desc_t *a, void *(*opr)(void *, void
     reduce("CO_REDUCE", &r, a, result_image, stat, errmsg, errmsg_len);
 }
 
+/* What the source of a CO_BROADCAST announces in its first round, before
+ * its data: every image then runs the source's number of rounds, whatever
+ * its own argument looks like, so a mismatch is an error and not a hang.
+ * The team and round say that the source wrote it for this broadcast: a
+ * source that stopped before the call leaves an older one in its slot (it
+ * cannot stop during the call, and the first round's barrier completes
+ * only once the source has arrived or stopped). */
+typedef struct bcast_head {
+    const caf_barrier_t *team; /* the team's barrier: the same in every image */
+    uint64_t bytes;            /* the data that follows */
+    uint32_t round;            /* the team's coll_seq */
+    uint32_t allocated;        /* the argument has memory */
+} bcast_head_t;
+
+#define BCAST_HEAD_BYTES sizeof(bcast_head_t)
+
+/* Runs the rounds of a broadcast from team member `source` (1-based) of
+ * `bytes` at `buf` (NULL when unallocated here); fills *head with the
+ * source's announcement. Returns 0, a stopped or failed status, or -1 when
+ * this image's argument does not match the source's (then its data is left
+ * alone). */
+static int bcast_rounds(caf_team_rt *team, int source, char *buf, size_t bytes,
+                        bcast_head_t *head)
+{
+    bool sending = team->index == source;
+    *head = (bcast_head_t){.team = team->barrier, .bytes = bytes, .round = team->coll_seq,
+                           .allocated = NULL != buf};
+    bool match = true;
+    int code = 0;
+    for (size_t lo = 0;;) {
+        size_t skip = 0 == lo ? BCAST_HEAD_BYTES : 0;
+        size_t room = CAF_SLOT_BYTES - skip;
+        char *out = slot(caf.me, team->coll_seq & 1);
+        if (sending) {
+            if (skip) {
+                memcpy(out, head, skip);
+            }
+            if (bytes > lo) {
+                memcpy(out + skip, buf + lo, bytes - lo < room ? bytes - lo : room);
+            }
+        }
+        const char *in = slot(team->members[source - 1], round_begin(team, NULL, 0, &code));
+        if (!sending && skip) {
+            bcast_head_t mine = *head;
+            memcpy(head, in, skip);
+            if (head->team != mine.team || head->round != mine.round) {
+                return code ? code : CAF_STAT_STOPPED_IMAGE;
+            }
+            match = head->bytes == mine.bytes && head->allocated == mine.allocated;
+        }
+        size_t n = head->bytes - lo < room ? head->bytes - lo : room;
+        if (!sending && match && n) {
+            memcpy(buf + lo, in + skip, n);
+        }
+        lo += n;
+        if (lo >= head->bytes) {
+            return match ? code : -1;
+        }
+    }
+}
+
 CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int *stat,
                                            char *errmsg, size_t errmsg_len)
 {
@@ -501,30 +562,33 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
     if (CAF_BT_VOID == a->dtype.type) {
         return;
     }
+    /* gfortran 12 passes each allocatable component of a derived type as a
+     * copy of its descriptor: an unallocated one comes without memory (and
+     * with stale bounds), and cannot be allocated from here. */
     caf_elem_t t = elem_of(a);
-    size_t count;
-    if (NULL == a->base_addr) {
-        caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: the argument is not allocated");
-        return;
-    }
-    char *buf = pack(a, t, &count);
-    if (NULL == buf) {
+    size_t count = 0;
+    char *buf = NULL;
+    if (NULL != a->base_addr && NULL == (buf = pack(a, t, &count))) {
         caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: out of memory");
         return;
     }
-    bool source = team->index == source_image;
-    size_t total = count * t.size;
-    int code = 0;
-    for (size_t lo = 0; lo < total || (0 == lo && 0 == total); lo += CAF_SLOT_BYTES) {
-        size_t n = total - lo < CAF_SLOT_BYTES ? total - lo : CAF_SLOT_BYTES;
-        unsigned parity = round_begin(team, source ? buf + lo : NULL, n, &code);
-        if (!source) {
-            memcpy(buf + lo, slot(team->members[source_image - 1], parity), n);
-        }
-        if (0 == total) {
-            break;
-        }
+    bcast_head_t src;
+    int code = bcast_rounds(team, source_image, buf, count * t.size, &src);
+    if (buf) {
+        unpack(a, t, buf, count, 0 == code && team->index != source_image);
     }
-    unpack(a, t, buf, count, !source);
-    finish(code, stat, errmsg, errmsg_len, "CO_BROADCAST");
+    if (code < 0 && (NULL == buf) != !src.allocated) {
+        caf_error(stat, errmsg, errmsg_len, 1,
+                  "CO_BROADCAST: the argument or an allocatable component of it is %sallocated "
+                  "here but %sallocated on source image %d (gfortran 12 leaves the runtime no "
+                  "way to allocate it: allocate it as on the source before the call)",
+                  buf ? "" : "not ", src.allocated ? "" : "not ", source_image);
+    } else if (code < 0) {
+        caf_error(stat, errmsg, errmsg_len, 1,
+                  "CO_BROADCAST: the argument or an allocatable component of it has %zu bytes "
+                  "here but %llu on source image %d", count * t.size,
+                  (unsigned long long)src.bytes, source_image);
+    } else {
+        finish(code, stat, errmsg, errmsg_len, "CO_BROADCAST");
+    }
 }
