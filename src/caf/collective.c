@@ -574,15 +574,17 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
     }
     bcast_head_t src;
     int code = bcast_rounds(team, source_image, buf, count * t.size, &src);
-    if (buf) {
-        unpack(a, t, buf, count, 0 == code && team->index != source_image);
+    bool here = NULL != buf;
+    if (here) {
+        /* Unless the source's data arrived, buf still holds our own. */
+        unpack(a, t, buf, count, team->index != source_image);
     }
-    if (code < 0 && (NULL == buf) != !src.allocated) {
+    if (code < 0 && here != (bool)src.allocated) {
         caf_error(stat, errmsg, errmsg_len, 1,
                   "CO_BROADCAST: the argument or an allocatable component of it is %sallocated "
                   "here but %sallocated on source image %d (gfortran 12 leaves the runtime no "
                   "way to allocate it: allocate it as on the source before the call)",
-                  buf ? "" : "not ", src.allocated ? "" : "not ", source_image);
+                  here ? "" : "not ", src.allocated ? "" : "not ", source_image);
     } else if (code < 0) {
         caf_error(stat, errmsg, errmsg_len, 1,
                   "CO_BROADCAST: the argument or an allocatable component of it has %zu bytes "
