@@ -78,10 +78,9 @@ static int repeated(int count, const int images[], int *scratch)
 
 /* Global ranks of the image set, without this image, in ranks[] (room for
  * count + 1); count < 0 means all images of the team. Returns the number,
- * or -1 after reporting a repeated or out-of-range image. A repeated image
- * is an error, as the standard says: the images named once would wait for
- * a second SYNC IMAGES that never comes. Repeats are looked for first, as
- * OpenCoarrays does. */
+ * or -1 after reporting a repeated or out-of-range image, before anyone is
+ * signalled or waited for. The standard forbids repeated images; they are
+ * looked for first, as OpenCoarrays does, so its programs see its stat. */
 static int image_set(int count, const int images[], int *ranks, int *stat, char *errmsg,
                      size_t errmsg_len)
 {
