@@ -1,0 +1,172 @@
+/*
+ * strings_match.c - the text drover's enum-to-string functions return,
+ * compared with OpenPMIx's for every value.
+ *
+ * Programs print these strings and scripts grep for them, so drover must
+ * say exactly what OpenPMIx 4.2 says. Both libraries are loaded into this
+ * one process by path (RTLD_LOCAL keeps their symbols apart) and every
+ * function is called with every value in a range wide enough to cover all
+ * codes either library knows and some on each side, unknown values
+ * included. Usage: strings_match <openpmix libpmix.so.2> <drover's>.
+ */
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef const char *(*int_string_fn)(int);
+typedef const char *(*u8_string_fn)(uint8_t);
+typedef const char *(*u16_string_fn)(uint16_t);
+typedef const char *(*u64_string_fn)(uint64_t);
+typedef char *(*dirs_string_fn)(uint32_t);
+typedef int (*init_fn)(void *, void *, size_t);
+
+static int tests, failures;
+
+/* One TAP line per function: the values that differ are listed first. */
+static void report(const char *fn, int mismatches, long checked)
+{
+    tests++;
+    if (0 != mismatches) {
+        failures++;
+    }
+    printf("%s %d - %s matches OpenPMIx for all %ld values (%d differ)\n",
+           0 == mismatches ? "ok" : "not ok", tests, fn, checked, mismatches);
+}
+
+static bool differ(const char *fn, long value, const char *theirs, const char *ours)
+{
+    if (NULL != theirs && NULL != ours && 0 == strcmp(theirs, ours)) {
+        return false;
+    }
+
+    printf("# %s(%ld): OpenPMIx \"%s\", drover \"%s\"\n", fn, value,
+           NULL == theirs ? "(null)" : theirs, NULL == ours ? "(null)" : ours);
+    return true;
+}
+
+static void *both(void *lib[2], const char *name, void **ours)
+{
+    void *theirs = dlsym(lib[0], name);
+    *ours = dlsym(lib[1], name);
+    if (NULL == theirs || NULL == *ours) {
+        printf("Bail out! %s missing from a library\n", name);
+        return NULL;
+    }
+    return theirs;
+}
+
+/* The enum types are of several widths: each compare_* covers one. */
+#define COMPARE(suffix, fntype, argtype)                                                      \
+    static void compare_##suffix(void *lib[2], const char *name, long lo, long hi)            \
+    {                                                                                         \
+        void *o;                                                                              \
+        fntype theirs = (fntype)both(lib, name, &o), ours = (fntype)o;                       \
+        int bad = 0;                                                                          \
+        if (NULL == theirs) {                                                                 \
+            failures++;                                                                       \
+            return;                                                                           \
+        }                                                                                     \
+        for (long v = lo; v <= hi; v++) {                                                     \
+            bad += differ(name, v, theirs((argtype)v), ours((argtype)v));                     \
+        }                                                                                     \
+        report(name, bad, hi - lo + 1);                                                       \
+    }
+COMPARE(int, int_string_fn, int)
+COMPARE(u8, u8_string_fn, uint8_t)
+COMPARE(u16, u16_string_fn, uint16_t)
+COMPARE(u64, u64_string_fn, uint64_t)
+
+/* PMIx_Info_directives_string returns a string the caller frees, for a
+ * bit mask: every single bit and some combinations. */
+static void compare_directives(void *lib[2])
+{
+    void *o;
+    dirs_string_fn theirs = (dirs_string_fn)both(lib, "PMIx_Info_directives_string", &o);
+    dirs_string_fn ours = (dirs_string_fn)o;
+    int bad = 0;
+    long n = 0;
+
+    if (NULL == theirs) {
+        failures++;
+        return;
+    }
+    for (int i = -1; i < 32; i++) {
+        for (int j = i; j < 32; j++) {
+            uint32_t v = (i < 0 ? 0 : 1u << i) | (j < 0 ? 0 : 1u << j);
+            char *a = theirs(v), *b = ours(v);
+            bad += differ("PMIx_Info_directives_string", (long)v, a, b);
+            free(a);
+            free(b);
+            n++;
+        }
+    }
+    report("PMIx_Info_directives_string", bad, n);
+}
+
+/* Remove PMIX_* variables, so that OpenPMIx's PMIx_Init finds no server
+ * of a job this test may run in. */
+static void forget_servers(void)
+{
+    extern char **environ;
+    char name[256];
+
+    for (char **e = environ; NULL != *e;) {
+        size_t len = strcspn(*e, "=");
+        if (0 != strncmp(*e, "PMIX_", 5) || len >= sizeof(name)) {
+            e++;
+            continue;
+        }
+        memcpy(name, *e, len);
+        name[len] = '\0';
+        unsetenv(name);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    void *lib[2];
+
+    if (3 != argc) {
+        fprintf(stderr, "usage: %s OPENPMIX_LIBPMIX DROVER_LIBPMIX\n", argv[0]);
+        return 2;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (NULL == (lib[i] = dlopen(argv[1 + i], RTLD_NOW | RTLD_LOCAL))) {
+            printf("Bail out! %s\n", dlerror());
+            return 1;
+        }
+    }
+    if (dlsym(lib[0], "PMIx_Init") == dlsym(lib[1], "PMIx_Init")) {
+        printf("Bail out! both paths loaded the same library\n");
+        return 1;
+    }
+    /* Status codes run from about -2000 (the last error constants) to a
+     * few positive ones; the rest are "not found" in both. */
+    compare_int(lib, "PMIx_Error_string", -3000, 1000);
+    compare_u8(lib, "PMIx_Proc_state_string", 0, 255);
+    compare_u8(lib, "PMIx_Scope_string", 0, 255);
+    compare_u8(lib, "PMIx_Persistence_string", 0, 255);
+    compare_u8(lib, "PMIx_Data_range_string", 0, 255);
+    compare_u8(lib, "PMIx_Alloc_directive_string", 0, 255);
+    compare_u16(lib, "PMIx_IOF_channel_string", 0, 65535);
+    compare_u8(lib, "PMIx_Job_state_string", 0, 255);
+    compare_u8(lib, "PMIx_Link_state_string", 0, 255);
+    compare_u64(lib, "PMIx_Device_type_string", 0, 256);
+    compare_int(lib, "PMIx_Value_comparison_string", -8, 64);
+    compare_directives(lib);
+    /* OpenPMIx names most datatypes only once its datatype registry is set
+     * up, which its PMIx_Init does first, even when it then finds no server
+     * (and fails: without a server URI in the environment it finds none). */
+    void *init;
+    if (NULL == both(lib, "PMIx_Init", &init)) {
+        return 1;
+    }
+    forget_servers();
+    ((init_fn)dlsym(lib[0], "PMIx_Init"))(NULL, NULL, 0);
+    compare_u16(lib, "PMIx_Data_type_string", 0, 65535);
+    printf("1..%d\n", tests);
+    return 0 == failures ? 0 : 1;
+}
