@@ -81,7 +81,9 @@ static void group_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo
         if (NULL != release_fn) {
             release_fn(release_cbdata);
         }
-        op->opfunc(status, op->cbdata);
+        if (NULL != op->opfunc) {
+            op->opfunc(status, op->cbdata);
+        }
     }
     free(op);
 }
@@ -106,13 +108,12 @@ static pmix_status_t send_group(uint16_t command, const pmix_data_buffer_t *msg,
 }
 
 /* The checks every group call makes. */
-static pmix_status_t check(const char *grp, const pmix_info_t *info, size_t ninfo,
-                           const void *cbfunc)
+static pmix_status_t check(const char *grp, const pmix_info_t *info, size_t ninfo)
 {
     pmix_status_t rc = client_can_ask();
     if (PMIX_SUCCESS == rc &&
         (NULL == grp || '\0' == grp[0] || strnlen(grp, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN ||
-         (NULL == info && 0 != ninfo) || NULL == cbfunc)) {
+         (NULL == info && 0 != ninfo))) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     return rc;
@@ -124,7 +125,7 @@ static pmix_status_t name_procs(uint16_t command, const char grp[], const pmix_p
                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t msg;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;
@@ -150,7 +151,7 @@ static pmix_status_t name_only(uint16_t command, const char grp[], const pmix_in
                                size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t msg;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;
@@ -189,7 +190,7 @@ PMIX_EXPORT pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t
 {
     pmix_data_buffer_t msg;
     bool accept = PMIX_GROUP_ACCEPT == opt;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;

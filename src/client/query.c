@@ -18,7 +18,7 @@ PMIX_EXPORT pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nque
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == queries || 0 == nqueries || NULL == cbfunc) {
+    if (NULL == queries || 0 == nqueries) {
         return PMIX_ERR_BAD_PARAM;
     }
     for (size_t i = 0; i < nqueries; i++) {

@@ -24,7 +24,9 @@ static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
             status = PMIX_ERR_UNPACK_FAILURE;
         }
     }
-    op->cbfunc(status, nspace, op->cbdata);
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, nspace, op->cbdata);
+    }
     free(nspace);
     free(op);
 }
@@ -40,7 +42,7 @@ PMIX_EXPORT pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t nin
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == apps || 0 == napps || NULL == cbfunc || (NULL == job_info && 0 != ninfo)) {
+    if (NULL == apps || 0 == napps || (NULL == job_info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     for (size_t i = 0; i < napps; i++) {
