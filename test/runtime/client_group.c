@@ -91,21 +91,52 @@ static void handler(size_t id, pmix_status_t status, const pmix_proc_t *source,
                     pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata);
 
+/* What each rank gave the group (PMIX_GROUP_INFO) is found by every
+ * member with a PMIX_GROUP_CONTEXT_ID qualifier, as OpenPMIx's
+ * group_lcl_cid example expects. */
+static void check_local_cids(size_t ctx)
+{
+    pmix_info_t qual;
+    pmix_proc_t peer;
+    pmix_value_t *v;
+
+    PMIX_INFO_LOAD(&qual, PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+    PMIX_INFO_SET_QUALIFIER(&qual);
+    for (pmix_rank_t r = 0; r < 4; r++) {
+        PMIX_LOAD_PROCID(&peer, me.nspace, r);
+        CHECK_RC(PMIx_Get(&peer, PMIX_GROUP_LOCAL_CID, &qual, 1, &v), PMIX_SUCCESS,
+                 "local cid of a member");
+        CHECK(PMIX_SIZE == v->type && 1234 + r == v->data.size, "local cid of rank %u", r);
+        PMIX_VALUE_RELEASE(v);
+    }
+    ctx++;
+    PMIX_INFO_LOAD(&qual, PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+    PMIX_INFO_SET_QUALIFIER(&qual);
+    CHECK_RC(PMIx_Get(&me, PMIX_GROUP_LOCAL_CID, &qual, 1, &v), PMIX_ERR_NOT_FOUND,
+             "local cid of another context id");
+}
+
 static void construct_all(void)
 {
     pmix_proc_t all;
-    pmix_info_t ask, *results;
-    size_t nresults;
+    pmix_info_t ask[2], mine, *results;
+    size_t nresults, lcid = 1234 + me.rank;
+    pmix_data_array_t given = {.type = PMIX_INFO, .size = 1, .array = &mine};
     const pmix_rank_t ranks[] = {0, 1, 2, 3};
 
     PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
-    PMIX_INFO_LOAD(&ask, PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
-    CHECK_RC(PMIx_Group_construct("g.all", &all, 1, &ask, 1, &results, &nresults), PMIX_SUCCESS,
+    PMIX_INFO_LOAD(&ask[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&mine, PMIX_GROUP_LOCAL_CID, &lcid, PMIX_SIZE);
+    PMIX_INFO_LOAD(&ask[1], PMIX_GROUP_INFO, &given, PMIX_DATA_ARRAY);
+    CHECK_RC(PMIx_Group_construct("g.all", &all, 1, ask, 2, &results, &nresults), PMIX_SUCCESS,
              "construct g.all");
-    PMIX_INFO_DESTRUCT(&ask);
+    PMIX_INFO_DESTRUCT(&ask[0]);
+    PMIX_INFO_DESTRUCT(&ask[1]);
     check_members(results, nresults, "g.all", ranks, 4);
     CHECK(context_id(results, nresults) == (full ? 1000 : 1), "context id %zu",
           context_id(results, nresults));
+    CHECK(PMIX_CHECK_KEY(&results[0], PMIX_GROUP_CONTEXT_ID), "context id is the first result");
+    check_local_cids(context_id(results, nresults));
     PMIX_INFO_FREE(results, nresults);
     CHECK(in_my_groups("g.all"), "g.all among my groups");
 
@@ -329,6 +360,8 @@ static void timeouts_and_errors(void)
     /* As in OpenPMIx, a NULL callback is a request nobody waits for. */
     CHECK_RC(PMIx_Group_destruct_nb("g.x", NULL, 0, NULL, NULL), PMIX_SUCCESS,
              "destruct without callback");
+    CHECK_RC(PMIx_Group_join_nb("g.nobody", NULL, PMIX_GROUP_DECLINE, NULL, 0, NULL, NULL),
+             PMIX_SUCCESS, "join without callback");
     fence();
 }
 
