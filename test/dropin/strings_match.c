@@ -7,7 +7,9 @@
  * one process by path (RTLD_LOCAL keeps their symbols apart) and every
  * function is called with every value in a range wide enough to cover all
  * codes either library knows and some on each side, unknown values
- * included. Usage: strings_match <openpmix libpmix.so.2> <drover's>.
+ * included. The answers both give PMIx_Query_info before PMIx_Init (the
+ * ABI versions) are compared too. Built with OpenPMIx's headers only.
+ * Usage: strings_match <openpmix libpmix.so.2> <drover's>.
  */
 #include <dlfcn.h>
 #include <stdbool.h>
@@ -15,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <pmix.h>
 
 typedef const char *(*int_string_fn)(int);
 typedef const char *(*u8_string_fn)(uint8_t);
@@ -125,6 +129,50 @@ static void forget_servers(void)
     }
 }
 
+/* The ABI versions PMIx_Query_info answers before PMIx_Init. */
+static void compare_abi_query(void *lib[2])
+{
+    typedef pmix_status_t (*query_fn)(pmix_query_t *, size_t, pmix_info_t **, size_t *);
+    typedef void (*destruct_fn)(pmix_value_t *);
+    /* One key per query: OpenPMIx 4.2 answers before PMIx_Init only when
+     * the queries are as many as the keys (it compares the two counts),
+     * while drover answers any mix of these keys. */
+    char *stable[] = {PMIX_QUERY_STABLE_ABI_VERSION, NULL};
+    char *provisional[] = {PMIX_QUERY_PROVISIONAL_ABI_VERSION, NULL};
+    pmix_query_t q[2] = {{.keys = stable}, {.keys = provisional}};
+    pmix_info_t *res[2] = {NULL, NULL};
+    size_t n[2] = {0, 0};
+    pmix_status_t rc[2];
+    int bad = 0;
+    void *o;
+
+    if (NULL == both(lib, "PMIx_Query_info", &o) || NULL == both(lib, "PMIx_Value_destruct", &o)) {
+        failures++;
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        rc[i] = ((query_fn)dlsym(lib[i], "PMIx_Query_info"))(q, 2, &res[i], &n[i]);
+    }
+    bad += rc[0] != rc[1] || n[0] != n[1] || 2 != n[0];
+    for (size_t k = 0; 0 == bad && k < n[0]; k++) {
+        bad += differ("PMIx_Query_info key", (long)k, res[0][k].key, res[1][k].key);
+        bad += differ("PMIx_Query_info value", (long)k, res[0][k].value.data.string,
+                      res[1][k].value.data.string);
+    }
+    if (rc[0] != rc[1] || n[0] != n[1]) {
+        printf("# PMIx_Query_info: OpenPMIx %d with %zu results, drover %d with %zu\n", rc[0],
+               n[0], rc[1], n[1]);
+    }
+    /* Each library releases its own results. */
+    for (int i = 0; i < 2; i++) {
+        for (size_t k = 0; NULL != res[i] && k < n[i]; k++) {
+            ((destruct_fn)dlsym(lib[i], "PMIx_Value_destruct"))(&res[i][k].value);
+        }
+        free(res[i]);
+    }
+    report("PMIx_Query_info of the ABI versions before PMIx_Init", bad, 2);
+}
+
 int main(int argc, char **argv)
 {
     void *lib[2];
@@ -143,6 +191,7 @@ int main(int argc, char **argv)
         printf("Bail out! both paths loaded the same library\n");
         return 1;
     }
+    compare_abi_query(lib);
     /* Status codes run from about -2000 (the last error constants) to a
      * few positive ones; the rest are "not found" in both. */
     compare_int(lib, "PMIx_Error_string", -3000, 1000);

@@ -500,6 +500,72 @@ static pmix_status_t query_one(const char *key, const char *nspace, pmix_info_t 
     return rc;
 }
 
+/* PMIX_QUERY_NAMESPACE_INFO: one entry per live job, an info array of
+ * its namespace and command line, read as OpenPMIx's tool example does. */
+static void query_namespace_info(const char *program)
+{
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    bool mine = false;
+    pmix_status_t rc = query_one(PMIX_QUERY_NAMESPACE_INFO, NULL, &res, &n);
+    const pmix_data_array_t *jobs = PMIX_SUCCESS == rc && 1 == n &&
+                                            PMIX_CHECK_KEY(&res[0], PMIX_QUERY_NAMESPACE_INFO) &&
+                                            PMIX_DATA_ARRAY == res[0].value.type
+                                        ? res[0].value.data.darray
+                                        : NULL;
+    for (size_t j = 0; NULL != jobs && PMIX_INFO == jobs->type && j < jobs->size; j++) {
+        const pmix_info_t *job = &((pmix_info_t *)jobs->array)[j];
+        const pmix_data_array_t *pair = job->value.data.darray;
+        const pmix_info_t *f = PMIX_DATA_ARRAY == job->value.type && 2 == pair->size
+                                   ? pair->array
+                                   : NULL;
+        mine |= NULL != f && PMIX_CHECK_KEY(&f[0], PMIX_NSPACE) &&
+                0 == strcmp(f[0].value.data.string, me.nspace) &&
+                PMIX_CHECK_KEY(&f[1], PMIX_CMD_LINE) &&
+                0 == strncmp(f[1].value.data.string, program, strlen(program)) &&
+                NULL != strstr(f[1].value.data.string, " query ");
+    }
+    check(mine, "namespace info has my namespace and command line (%s)",
+          PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+}
+
+/* The spawn and debugger support lists, and the ABI versions answered by
+ * the library itself, alone and among keys the host answers. */
+static void query_support(void)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    char *keys[] = {PMIX_QUERY_SPAWN_SUPPORT, PMIX_QUERY_STABLE_ABI_VERSION,
+                    PMIX_QUERY_DEBUG_SUPPORT, PMIX_QUERY_PROVISIONAL_ABI_VERSION, NULL};
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = keys;
+    pmix_status_t rc = PMIx_Query_info(&q, 1, &res, &n);
+    const pmix_info_t *spawn = NULL, *debug = NULL, *stable = NULL, *prov = NULL;
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        const pmix_info_t **which = PMIX_CHECK_KEY(&res[i], PMIX_QUERY_SPAWN_SUPPORT) ? &spawn
+                                    : PMIX_CHECK_KEY(&res[i], PMIX_QUERY_DEBUG_SUPPORT) ? &debug
+                                    : PMIX_CHECK_KEY(&res[i], PMIX_QUERY_STABLE_ABI_VERSION) ? &stable
+                                                                                           : &prov;
+        *which = PMIX_STRING == res[i].value.type ? &res[i] : NULL;
+    }
+    check(4 == n && NULL != spawn && NULL != strstr(spawn->value.data.string, PMIX_WDIR),
+          "spawn support lists %s (%s)", PMIX_WDIR, PMIx_Error_string(rc));
+    check(NULL != debug && 0 == strcmp(debug->value.data.string, ""),
+          "debug support: no debugger attribute is claimed");
+    check(NULL != stable && 0 == strcmp(stable->value.data.string, "0.0") && NULL != prov &&
+              0 == strcmp(prov->value.data.string, "0.0"),
+          "ABI versions answered by the library among host keys");
+    PMIX_INFO_FREE(res, n);
+    keys[0] = PMIX_QUERY_STABLE_ABI_VERSION;
+    keys[1] = NULL;
+    rc = PMIx_Query_info(&q, 1, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && 0 == strcmp(res[0].value.data.string, "0.0"),
+          "stable ABI version alone (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+}
+
 /* Namespaces, job status, process tables and job size. */
 static int mode_query(int argc, char **argv)
 {
@@ -531,6 +597,8 @@ static int mode_query(int argc, char **argv)
     PMIX_INFO_FREE(res, n);
     rc = query_one("drover.no.such.query", NULL, &res, &n);
     check(PMIX_SUCCESS != rc, "an unknown query is not answered (%s)", PMIx_Error_string(rc));
+    query_namespace_info(argv[0]);
+    query_support();
     return finish();
 }
 
