@@ -7,7 +7,8 @@
  *    answered here from the job table: the namespaces alive, a job's state
  *    and size, the process table (pmix_proc_info_t per process, including
  *    the exit code of ended ones), process sets and groups (drover defines
- *    none), the time --timeout leaves, each live job's namespace and
+ *    none), the time --timeout leaves, whether a job was marked
+ *    preemptible (PMIX_JOB_CTRL_PREEMPTIBLE), each live job's namespace and
  *    command line (PMIX_QUERY_NAMESPACE_INFO), and the spawn and debugger
  *    attributes drover honours (PMIX_QUERY_SPAWN_SUPPORT: those spawn.c
  *    reads; PMIX_QUERY_DEBUG_SUPPORT: none, so an empty list).
@@ -232,6 +233,11 @@ static bool answer(launcher_t *run, const char *key, const launcher_job_t *job,
     }
     if (NULL == job) {
         return false;
+    }
+    if (0 == strcmp(key, PMIX_JOB_CTRL_PREEMPTIBLE)) {
+        bool preemptible = job->preemptible;
+        PMIX_VALUE_LOAD(&out->value, &preemptible, PMIX_BOOL);
+        return true;
     }
     if (0 == strcmp(key, PMIX_QUERY_JOB_STATUS)) {
         pmix_job_state_t state = job->state;

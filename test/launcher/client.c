@@ -621,42 +621,175 @@ static int mode_log(int argc, char **argv)
     return finish();
 }
 
-/* Rank 0 signals, then kills, rank 1 through PMIx_Job_control. */
-static volatile sig_atomic_t got_usr1;
-static void on_usr1(int sig)
+/* Rank 0 signals rank 1, marks the job preemptible, has rank 1
+ * checkpoint by event and by signal, then kills it, all through
+ * PMIx_Job_control. */
+static volatile sig_atomic_t got_usr1, got_usr2;
+static void on_usr(int sig)
 {
-    got_usr1 = 1;
+    if (SIGUSR1 == sig) {
+        got_usr1 = 1;
+    } else {
+        got_usr2 = 1;
+    }
+}
+
+static void on_checkpoint(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t *results,
+                          size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_CTRL_CHECKPOINT) &&
+            PMIX_STRING == info[i].value.type) {
+            printf("rank %u got checkpoint %s from rank %u\n", me.rank,
+                   info[i].value.data.string, source->rank);
+            fflush(stdout);
+        }
+    }
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void control_one(pmix_proc_t *target, pmix_info_t *d, size_t n, const char *what)
+{
+    pmix_status_t rc = PMIx_Job_control(target, NULL == target ? 0 : 1, d, n, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "%s (%s)", what, PMIx_Error_string(rc));
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&d[i]);
+    }
+}
+
+static void preemptible(void)
+{
+    pmix_info_t d, *res = NULL;
+    size_t n = 0;
+    PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_PREEMPTIBLE, NULL, PMIX_BOOL);
+    control_one(NULL, &d, 1, "mark my job preemptible");
+    pmix_status_t rc = query_one(PMIX_JOB_CTRL_PREEMPTIBLE, me.nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_BOOL == res[0].value.type &&
+              res[0].value.data.flag,
+          "the job is queried preemptible (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
 }
 
 static int mode_jobctl(int argc, char **argv)
 {
-    signal(SIGUSR1, on_usr1);
+    pmix_status_t code = PMIX_JCTRL_CHECKPOINT;
+    signal(SIGUSR1, on_usr);
+    signal(SIGUSR2, on_usr);
     init();
-    /* Rank 1 has its handler before rank 0 can signal it. */
+    check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_checkpoint, NULL, NULL) >= 0,
+          "checkpoint handler");
+    /* Rank 1 has its handlers before rank 0 can signal it. */
     PMIx_Fence(NULL, 0, NULL, 0);
     if (0 == me.rank) {
         pmix_proc_t target;
         PMIX_LOAD_PROCID(&target, me.nspace, 1);
-        pmix_info_t d;
+        pmix_info_t d[2];
         int sig = SIGUSR1;
-        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
-        pmix_status_t rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
-        check(PMIX_SUCCESS == rc, "signal rank 1 (%s)", PMIx_Error_string(rc));
-        PMIX_INFO_DESTRUCT(&d);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
+        control_one(&target, d, 1, "signal rank 1");
+        preemptible();
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-event", PMIX_STRING);
+        control_one(&target, d, 1, "checkpoint rank 1 by event");
+        sig = SIGUSR2;
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-signal", PMIX_STRING);
+        PMIX_INFO_LOAD(&d[1], PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, &sig, PMIX_INT);
+        control_one(&target, d, 2, "checkpoint rank 1 by SIGUSR2");
         sleep(1);
-        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
-        rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
-        check(PMIX_SUCCESS == rc, "kill rank 1 (%s)", PMIx_Error_string(rc));
-        PMIX_INFO_DESTRUCT(&d);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+        control_one(&target, d, 1, "kill rank 1");
         return finish();
     }
-    while (!got_usr1) {
-        pause();
+    for (bool told1 = false, told2 = false;;) {
+        if (got_usr1 && !told1) {
+            printf("rank 1 got SIGUSR1\n");
+            told1 = true;
+        }
+        if (got_usr2 && !told2) {
+            printf("rank 1 got SIGUSR2\n");
+            told2 = true;
+        }
+        fflush(stdout);
+        usleep(50 * 1000); /* the signal may interrupt another thread */
     }
-    printf("rank 1 got SIGUSR1\n");
-    for (;;) {
-        pause();
+}
+
+/* Heartbeats: rank 1 has drover watch it (1 s, one drop allowed), beats
+ * for a while, then stops. "fail": drover ends the job. "app"
+ * (PMIX_MONITOR_APP_CONTROL): rank 0 gets PMIX_MONITOR_HEARTBEAT_ALERT
+ * about rank 1 and kills it itself. */
+static volatile sig_atomic_t alerted;
+static volatile pmix_rank_t alerted_about = PMIX_RANK_UNDEF;
+
+static void on_alert(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC)) {
+            alerted_about = info[i].value.data.proc->rank;
+        }
     }
+    alerted = PMIX_MONITOR_HEARTBEAT_ALERT == status;
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void watch_me(bool app_control)
+{
+    pmix_info_t mon, dirs[3];
+    uint32_t period = 1, drops = 1;
+    PMIX_INFO_LOAD(&mon, PMIX_MONITOR_HEARTBEAT, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_MONITOR_HEARTBEAT_DROPS, &drops, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[2], PMIX_MONITOR_APP_CONTROL, &app_control, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 3, NULL,
+                                            NULL);
+    check(PMIX_SUCCESS == rc, "heartbeat monitor registered (%s)", PMIx_Error_string(rc));
+    period = 0;
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 1, NULL, NULL);
+    check(PMIX_ERR_BAD_PARAM == rc, "a heartbeat period of 0 is refused (%s)",
+          PMIx_Error_string(rc));
+}
+
+static int mode_heartbeat(int argc, char **argv)
+{
+    bool app = 0 == strcmp(argv[2], "app");
+    pmix_status_t code = PMIX_MONITOR_HEARTBEAT_ALERT;
+    init();
+    check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_alert, NULL, NULL) >= 0,
+          "alert handler");
+    PMIx_Fence(NULL, 0, NULL, 0);
+    if (1 == me.rank) {
+        watch_me(app);
+        for (int i = 0; i < 8; i++) {
+            PMIx_Heartbeat();
+            usleep(250 * 1000);
+        }
+        check(!alerted, "no alert while beating");
+        printf("rank 1 stops beating\n");
+        fflush(stdout);
+        for (;;) {
+            pause();
+        }
+    }
+    if (!app) {
+        for (;;) {
+            pause(); /* until drover ends the job */
+        }
+    }
+    for (int i = 0; i < 300 && !alerted; i++) {
+        usleep(100 * 1000);
+    }
+    check(alerted && 1 == alerted_about, "PMIX_MONITOR_HEARTBEAT_ALERT about rank 1");
+    pmix_proc_t target;
+    pmix_info_t kill;
+    PMIX_LOAD_PROCID(&target, me.nspace, 1);
+    PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Job_control(&target, 1, &kill, 1, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "the application ends the silent rank (%s)", PMIx_Error_string(rc));
+    return finish();
 }
 
 static const struct {
@@ -677,6 +810,7 @@ static const struct {
     {"query", mode_query, 1},
     {"log", mode_log, 0},
     {"jobctl", mode_jobctl, 0},
+    {"heartbeat", mode_heartbeat, 1},
 };
 
 int main(int argc, char **argv)
