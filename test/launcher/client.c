@@ -221,6 +221,11 @@ static int mode_info(int argc, char **argv)
             printf("parent %s.%u\n", p->data.proc->nspace, p->data.proc->rank);
             PMIX_VALUE_RELEASE(p);
         }
+        /* The parent's working directory, which its spawn sent. */
+        char cwd[4096];
+        const char *dir = getenv("DROVER_SPAWN_CWD");
+        check(NULL != dir && NULL != getcwd(cwd, sizeof(cwd)) && 0 == strcmp(cwd, dir),
+              "started in the parent's working directory %s", NULL != dir ? dir : "(unset)");
     }
     /* The peers' locality strings, as Open MPI reads them. */
     for (uint32_t r = 0; r < size && r < 4; r++) {
@@ -461,8 +466,11 @@ static int mode_spawn(int argc, char **argv)
         app.cmd = strdup(argv[0]);
         app.argv = child_argv;
         app.maxprocs = n;
-        char *env[] = {"DROVER_SPAWN_TEST=from-parent", NULL};
+        /* The app names no directory: the children start in the one the
+         * parent is in, not in drover's. */
+        char *env[] = {"DROVER_SPAWN_TEST=from-parent", "DROVER_SPAWN_CWD=/", NULL};
         app.env = env;
+        check(0 == chdir("/"), "parent moved to /");
         pmix_nspace_t child;
         pmix_status_t rc = PMIx_Spawn(NULL, 0, &app, 1, child);
         check(PMIX_SUCCESS == rc, "spawn %d: %s", n, PMIx_Error_string(rc));
