@@ -234,6 +234,17 @@ static int mode_info(int argc, char **argv)
     return finish();
 }
 
+/* `univ N`: PMIX_UNIV_SIZE and PMIX_MAX_PROCS are N (the test runs more
+ * ranks than slots, so N is the job size). */
+static int mode_univ(int argc, char **argv)
+{
+    init();
+    uint32_t n = (uint32_t)atoi(argv[2]);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, n);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_MAX_PROCS, n);
+    return finish();
+}
+
 /* Print the binding this process got: "cpus N". */
 static int mode_binding(int argc, char **argv)
 {
@@ -807,6 +818,7 @@ static const struct {
 } table[] = {
     {"info", mode_info, 1},
     {"binding", mode_binding, 0},
+    {"univ", mode_univ, 1},
     {"fence", mode_fence, 0},
     {"fence-kill", mode_fence_kill, 1},
     {"exit", mode_exit, 1},
