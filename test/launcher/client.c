@@ -643,13 +643,15 @@ static int mode_log(int argc, char **argv)
 /* Rank 0 signals rank 1, marks the job preemptible, has rank 1
  * checkpoint by event and by signal, then kills it, all through
  * PMIx_Job_control. */
-static volatile sig_atomic_t got_usr1, got_usr2;
+static volatile sig_atomic_t got_usr1, got_usr2, got_alrm;
 static void on_usr(int sig)
 {
     if (SIGUSR1 == sig) {
         got_usr1 = 1;
-    } else {
+    } else if (SIGUSR2 == sig) {
         got_usr2 = 1;
+    } else {
+        got_alrm = 1;
     }
 }
 
@@ -696,6 +698,7 @@ static int mode_jobctl(int argc, char **argv)
     pmix_status_t code = PMIX_JCTRL_CHECKPOINT;
     signal(SIGUSR1, on_usr);
     signal(SIGUSR2, on_usr);
+    signal(SIGALRM, on_usr);
     init();
     check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_checkpoint, NULL, NULL) >= 0,
           "checkpoint handler");
@@ -715,12 +718,22 @@ static int mode_jobctl(int argc, char **argv)
         PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-signal", PMIX_STRING);
         PMIX_INFO_LOAD(&d[1], PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, &sig, PMIX_INT);
         control_one(&target, d, 2, "checkpoint rank 1 by SIGUSR2");
+        /* The job says how it checkpoints; a request naming no method
+         * then uses that. */
+        pmix_info_t method;
+        pmix_data_array_t methods = {.type = PMIX_INFO, .size = 1, .array = &method};
+        sig = SIGALRM;
+        PMIX_INFO_LOAD(&method, PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, &sig, PMIX_INT);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT_METHOD, &methods, PMIX_DATA_ARRAY);
+        control_one(NULL, d, 1, "declare the job's checkpoint signal");
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-declared", PMIX_STRING);
+        control_one(&target, d, 1, "checkpoint rank 1 as the job declared");
         sleep(1);
         PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
         control_one(&target, d, 1, "kill rank 1");
         return finish();
     }
-    for (bool told1 = false, told2 = false;;) {
+    for (bool told1 = false, told2 = false, told3 = false;;) {
         if (got_usr1 && !told1) {
             printf("rank 1 got SIGUSR1\n");
             told1 = true;
@@ -728,6 +741,10 @@ static int mode_jobctl(int argc, char **argv)
         if (got_usr2 && !told2) {
             printf("rank 1 got SIGUSR2\n");
             told2 = true;
+        }
+        if (got_alrm && !told3) {
+            printf("rank 1 got SIGALRM\n");
+            told3 = true;
         }
         fflush(stdout);
         usleep(50 * 1000); /* the signal may interrupt another thread */

@@ -38,6 +38,7 @@ check "... the job was marked preemptible and queried so" \
 check "... a checkpoint request reached rank 1 as PMIX_JCTRL_CHECKPOINT with its id" \
   grep -q 'rank 1 got checkpoint ck-event from rank 0' <<<"$out"
 check "... and as the signal the request named" grep -q 'rank 1 got SIGUSR2' <<<"$out"
+check "... or the job declared (PMIX_JOB_CTRL_CHECKPOINT_METHOD)" grep -q 'rank 1 got SIGALRM' <<<"$out"
 check "... no failed check" test -z "$(grep 'not ok' <<<"$out")"
 check "... and was killed on request without failing the run: exit 0" test "$rc" -eq 0
 check "... in seconds (${elapsed}s)" within 10
