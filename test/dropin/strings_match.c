@@ -129,6 +129,37 @@ static void forget_servers(void)
     }
 }
 
+/* Attribute names and keys, both ways, for every attribute drover knows
+ * (its drover_attribute_at lists them). */
+static void compare_attributes(void *lib[2])
+{
+    typedef const char *(*str_fn)(const char *);
+    typedef const struct {
+        const char *name, *key;
+    } *(*at_fn)(size_t);
+    void *o;
+    str_fn theirs_string = (str_fn)both(lib, "PMIx_Get_attribute_string", &o);
+    str_fn ours_string = (str_fn)o;
+    str_fn theirs_name = (str_fn)both(lib, "PMIx_Get_attribute_name", &o);
+    str_fn ours_name = (str_fn)o;
+    at_fn at = (at_fn)dlsym(lib[1], "drover_attribute_at");
+    int bad = 0;
+    long n = 0;
+
+    if (NULL == theirs_string || NULL == theirs_name || NULL == at) {
+        printf("Bail out! attribute functions missing\n");
+        failures++;
+        return;
+    }
+    for (size_t i = 0; NULL != at(i); i++, n++) {
+        bad += differ("PMIx_Get_attribute_string", (long)i, theirs_string(at(i)->name),
+                      ours_string(at(i)->name));
+        bad += differ("PMIx_Get_attribute_name", (long)i, theirs_name(at(i)->key),
+                      ours_name(at(i)->key));
+    }
+    report("PMIx_Get_attribute_string and _name", bad, n);
+}
+
 /* The ABI versions PMIx_Query_info answers before PMIx_Init. */
 static void compare_abi_query(void *lib[2])
 {
@@ -206,6 +237,7 @@ int main(int argc, char **argv)
     compare_u64(lib, "PMIx_Device_type_string", 0, 256);
     compare_int(lib, "PMIx_Value_comparison_string", -8, 64);
     compare_directives(lib);
+    compare_attributes(lib);
     /* OpenPMIx names most datatypes only once its datatype registry is set
      * up, which its PMIx_Init does first, even when it then finds no server
      * (and fails: without a server URI in the environment it finds none). */
