@@ -782,6 +782,19 @@ static void watch_me(bool app_control)
     pmix_status_t rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 3, NULL,
                                             NULL);
     check(PMIX_SUCCESS == rc, "heartbeat monitor registered (%s)", PMIx_Error_string(rc));
+    /* A second watch, named, then cancelled by its name. */
+    pmix_info_t named[2], cancel;
+    PMIX_INFO_LOAD(&named[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    PMIX_INFO_LOAD(&named[1], PMIX_MONITOR_ID, "extra", PMIX_STRING);
+    rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, named, 2, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "a named watch (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_LOAD(&cancel, PMIX_MONITOR_CANCEL, "extra", PMIX_STRING);
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "cancelled by its id (%s)", PMIx_Error_string(rc));
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_ERR_NOT_FOUND == rc, "cancelled once only (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&named[1]);
+    PMIX_INFO_DESTRUCT(&cancel);
     period = 0;
     PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
     rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 1, NULL, NULL);
