@@ -431,10 +431,8 @@ static bool valid_name(const char *name)
     return NULL != name && '\0' != name[0] && strnlen(name, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
 }
 
-/* Pack what a member gave in PMIX_GROUP_INFO (if anything) as its
- * PMIX_PROC and PMIX_INFO[], for construct_done to pass on. */
-static pmix_status_t pack_group_info(pmix_data_buffer_t *out, const pmix_proc_t *proc,
-                                     const pmix_info_t *info, size_t ninfo)
+pmix_status_t group_pack_given(pmix_data_buffer_t *out, const pmix_proc_t *proc,
+                               const pmix_info_t *info, size_t ninfo)
 {
     for (size_t i = 0; i < ninfo; i++) {
         const pmix_data_array_t *a = info[i].value.data.darray;
@@ -463,7 +461,7 @@ static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag
     /* Packed now: the join takes the directives over. */
     PMIX_DATA_BUFFER_CONSTRUCT(&said);
     if (COLLECTIVE_GROUP_CONSTRUCT == kind) {
-        rc = pack_group_info(&said, &peer->proc, info, ninfo);
+        rc = group_pack_given(&said, &peer->proc, info, ninfo);
     }
     if (PMIX_SUCCESS == rc) {
         rc = collective_join_named(kind, name, peer, tag, procs, nprocs, info, ninfo, &c,
