@@ -29,7 +29,8 @@
  *    said PMIX_MONITOR_APP_CONTROL, end the job as a failure, with one
  *    line saying why. PMIX_MONITOR_CANCEL drops the caller's watches of
  *    that PMIX_MONITOR_ID (all of them for an empty id). A watch ends with
- *    its process. File monitors are not supported.
+ *    its process, or its PMIx_Finalize; a process has at most MAX_WATCHES.
+ *    File monitors are not supported.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -259,6 +260,10 @@ typedef struct watch {
 
 static watch_t *watches;
 
+/* Watches one process may have at once: each is a timer in drover's loop,
+ * and a process has no use for many. */
+#define MAX_WATCHES 64
+
 static void unlink_watch(watch_t *w)
 {
     for (watch_t **p = &watches; NULL != *p; p = &(*p)->next) {
@@ -307,8 +312,8 @@ static void check_beat(evutil_socket_t fd, short what, void *arg)
     launcher_job_t *job;
     const launcher_proc_t *p = job_find_proc(w->run, &w->proc, &job);
 
-    if (NULL == p || !p->alive) {
-        unlink_watch(w); /* its process is gone: nothing to watch */
+    if (NULL == p || !p->alive || p->finalized) {
+        unlink_watch(w); /* its process is gone, or cannot beat any more */
         return;
     }
     if (w->beat) {
@@ -350,8 +355,18 @@ static pmix_status_t watch_heartbeats(launcher_t *run, const pmix_proc_t *proc,
         (NULL != id && (PMIX_STRING != id->value.type || NULL == id->value.data.string))) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (NULL == job_find_proc(run, proc, NULL) || NULL == (w = calloc(1, sizeof(*w)))) {
-        return NULL == job_find_proc(run, proc, NULL) ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM;
+    size_t mine = 0;
+    for (const watch_t *other = watches; NULL != other; other = other->next) {
+        mine += PMIX_CHECK_PROCID(&other->proc, proc);
+    }
+    if (mine >= MAX_WATCHES) {
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    if (NULL == job_find_proc(run, proc, NULL)) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (NULL == (w = calloc(1, sizeof(*w)))) {
+        return PMIX_ERR_NOMEM;
     }
     *w = (watch_t){.run = run, .proc = *proc, .period = period, .drops = ndrops,
                    .error = PMIX_SUCCESS == error ? PMIX_MONITOR_HEARTBEAT_ALERT : error,

@@ -795,6 +795,19 @@ static void watch_me(bool app_control)
     check(PMIX_ERR_NOT_FOUND == rc, "cancelled once only (%s)", PMIx_Error_string(rc));
     PMIX_INFO_DESTRUCT(&named[1]);
     PMIX_INFO_DESTRUCT(&cancel);
+    /* A process has at most 64 watches. */
+    PMIX_INFO_LOAD(&named[1], PMIX_MONITOR_ID, "many", PMIX_STRING);
+    int added = 0;
+    while (added < 100 && PMIX_SUCCESS == PMIx_Process_monitor(&mon, PMIX_SUCCESS, named, 2,
+                                                               NULL, NULL)) {
+        added++;
+    }
+    check(63 == added, "64 watches at most (%d more)", added);
+    PMIX_INFO_LOAD(&cancel, PMIX_MONITOR_CANCEL, "many", PMIX_STRING);
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "all cancelled by their id (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&named[1]);
+    PMIX_INFO_DESTRUCT(&cancel);
     period = 0;
     PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
     rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 1, NULL, NULL);
