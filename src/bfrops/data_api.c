@@ -292,11 +292,27 @@ PMIX_EXPORT pmix_status_t PMIx_Data_print(char **output, char *prefix, void *src
     return PMIX_SUCCESS;
 }
 
+/* Ids OpenPMIx 4.2 still names though no value of theirs can travel:
+ * programs printing a type id get the same text from both libraries. */
+static const char *retired_type_name(pmix_data_type_t type)
+{
+    switch (type) {
+    case 26:
+        return "PMIX_BUFFER";
+    case 29:
+        return "PMIX_MODEX";
+    case 44:
+        return "PMIX_INFO_ARRAY";
+    default:
+        return "UNKNOWN";
+    }
+}
+
 PMIX_EXPORT const char *PMIx_Data_type_string(pmix_data_type_t type)
 {
     const drover_datatype_t *t = bfrops_lookup(type);
 
-    return NULL == t ? "UNKNOWN" : t->name;
+    return NULL == t ? retired_type_name(type) : t->name;
 }
 
 PMIX_EXPORT void PMIx_Data_array_destruct(pmix_data_array_t *d)

@@ -18,7 +18,7 @@ PMIX_EXPORT pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t dire
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == cbfunc || (NULL == info && 0 != ninfo)) {
+    if (NULL == info && 0 != ninfo) {
         return PMIX_ERR_BAD_PARAM;
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&req);

@@ -21,6 +21,14 @@
  *   topology.c  topology, cpusets, locality, device distances
  *   ...         one file per further family (abort.c, query.c,
  *               credential.c, allocation.c, monitor.c, fabric.c, ...)
+ *
+ * Every _nb call keeps one contract: PMIX_SUCCESS means its callback runs
+ * exactly once, later, in the progress thread; any other return (PMIX_
+ * OPERATION_SUCCEEDED included) means it never runs. An outcome found
+ * while working (an unknown handler reference, say) goes to the callback,
+ * as OpenPMIx does, so programs that wait for it are released. A NULL
+ * callback is, as in OpenPMIx, a request nobody waits for, everywhere but
+ * PMIx_Get_nb (whose result has nowhere else to go).
  */
 #ifndef DROVER_CLIENT_H
 #define DROVER_CLIENT_H
@@ -176,7 +184,7 @@ pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started);
 /* ---- results.c: requests answered by a status or an info array ---------- */
 
 /* Send a request whose reply is a status only; cbfunc runs in the progress
- * thread unless an error is returned. */
+ * thread unless an error is returned. With a NULL cbfunc nobody waits. */
 pmix_status_t client_request_op(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
 

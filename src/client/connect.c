@@ -17,7 +17,7 @@ static pmix_status_t connect_like(uint16_t command, const pmix_proc_t procs[], s
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == procs || 0 == nprocs || NULL == cbfunc || (NULL == info && 0 != ninfo)) {
+    if (NULL == procs || 0 == nprocs || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (client.singleton) {

@@ -39,16 +39,18 @@ static void issued(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
         }
         status = rc;
     }
-    r->cbfunc(status, PMIX_SUCCESS == status ? &cred : NULL, info, ninfo, r->cbdata);
+    if (NULL != r->cbfunc) {
+        r->cbfunc(status, PMIX_SUCCESS == status ? &cred : NULL, info, ninfo, r->cbdata);
+    }
     PMIX_BYTE_OBJECT_DESTRUCT(&cred);
     protocol_free_array(info, ninfo, PMIX_INFO);
     free(r);
 }
 
-static pmix_status_t check_client(const pmix_info_t *info, size_t ninfo, const void *cbfunc)
+static pmix_status_t check_client(const pmix_info_t *info, size_t ninfo)
 {
     pmix_status_t rc = client_can_ask();
-    if (PMIX_SUCCESS == rc && (NULL == cbfunc || (NULL == info && 0 != ninfo))) {
+    if (PMIX_SUCCESS == rc && NULL == info && 0 != ninfo) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     return rc;
@@ -67,7 +69,7 @@ PMIX_EXPORT pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_
         }
         return server_entry_get_credential(info, ninfo, cbfunc, cbdata);
     }
-    if (PMIX_SUCCESS != (rc = check_client(info, ninfo, (const void *)cbfunc))) {
+    if (PMIX_SUCCESS != (rc = check_client(info, ninfo))) {
         return rc;
     }
     if (NULL == (r = malloc(sizeof(*r)))) {
@@ -139,7 +141,9 @@ static void validated(pmix_status_t status, pmix_info_t *info, size_t ninfo, voi
                       pmix_release_cbfunc_t release_fn, void *release_cbdata)
 {
     validation_t *v = cbdata;
-    v->cbfunc(status, info, ninfo, v->cbdata);
+    if (NULL != v->cbfunc) {
+        v->cbfunc(status, info, ninfo, v->cbdata);
+    }
     if (NULL != release_fn) {
         release_fn(release_cbdata);
     }
@@ -164,7 +168,7 @@ PMIX_EXPORT pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *
         }
         return server_entry_validate_credential(cred, info, ninfo, cbfunc, cbdata);
     }
-    if (PMIX_SUCCESS != (rc = check_client(info, ninfo, (const void *)cbfunc))) {
+    if (PMIX_SUCCESS != (rc = check_client(info, ninfo))) {
         return rc;
     }
     if (NULL == (v = malloc(sizeof(*v)))) {

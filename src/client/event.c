@@ -366,10 +366,9 @@ PMIX_EXPORT pmix_status_t PMIx_Deregister_event_handler(size_t evhdlr_ref, pmix_
     if (NULL == cbfunc) {
         return status;
     }
-    if (PMIX_SUCCESS != status) {
-        return status;
-    }
-    return post_done(NULL, cbfunc, PMIX_SUCCESS, 0, cbdata);
+    /* An unknown reference is reported through the callback, as OpenPMIx
+     * does: programs wait for it whatever the outcome. */
+    return post_done(NULL, cbfunc, status, 0, cbdata);
 }
 
 /* ---- Raising events --------------------------------------------------- */

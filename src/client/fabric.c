@@ -54,7 +54,9 @@ static void fabric_answered(pmix_status_t status, pmix_info_t *info, size_t ninf
     if (NULL != release_fn) {
         release_fn(release_cbdata);
     }
-    op->cbfunc(status, op->cbdata);
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, op->cbdata);
+    }
     free(op);
 }
 
@@ -71,7 +73,7 @@ static pmix_status_t ask(pmix_fabric_t *fabric, pmix_fabric_operation_t operatio
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    if (NULL == fabric || NULL == cbfunc || (NULL == dirs && 0 != ndirs)) {
+    if (NULL == fabric || (NULL == dirs && 0 != ndirs)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (NULL == (op = malloc(sizeof(*op)))) {

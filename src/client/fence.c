@@ -19,21 +19,28 @@ typedef struct fence_op {
     pmix_status_t status;
 } fence_op_t;
 
+/* Report to the caller, if one waits, and forget op. */
+static void finish(fence_op_t *op, pmix_status_t status)
+{
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, op->cbdata);
+    }
+    free(op);
+}
+
 static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     fence_op_t *op = arg;
     if (PMIX_SUCCESS == status && NULL != reply && reply->unpack_ptr < reply->pack_ptr) {
         status = client_absorb_procdata(reply);
     }
-    op->cbfunc(status, op->cbdata);
-    free(op);
+    finish(op, status);
 }
 
 static void singleton_done(void *arg)
 {
     fence_op_t *op = arg;
-    op->cbfunc(op->status, op->cbdata);
-    free(op);
+    finish(op, op->status);
 }
 
 /* A singleton can only fence with itself. */
@@ -59,7 +66,7 @@ PMIX_EXPORT pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == cbfunc || (NULL == procs && 0 != nprocs) || (NULL == info && 0 != ninfo)) {
+    if ((NULL == procs && 0 != nprocs) || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (NULL == (op = calloc(1, sizeof(*op)))) {

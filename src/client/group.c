@@ -8,7 +8,11 @@
  *    answered by the invited processes' joins. Every member of a new
  *    group gets the same results: PMIX_GROUP_ID, PMIX_GROUP_MEMBERSHIP
  *    and, when asked for (PMIX_GROUP_ASSIGN_CONTEXT_ID),
- *    PMIX_GROUP_CONTEXT_ID.
+ *    PMIX_GROUP_CONTEXT_ID (first, where programs look for it).
+ *  - What each member gave in PMIX_GROUP_INFO follows the results of a
+ *    group with a context id; it is stored under each member, qualified
+ *    by the id (store_group_key), for PMIx_Get with a
+ *    PMIX_GROUP_CONTEXT_ID qualifier.
  *  - The groups a process belongs to are kept in its store as its own
  *    PMIX_GROUP_NAMES (a PMIX_STRING array), so PMIx_Get answers it
  *    locally; the server answers PMIX_QUERY_GROUP_NAMES and
@@ -32,6 +36,8 @@ typedef struct group_op {
     pmix_info_cbfunc_t cbfunc;   /* the caller's: results ... */
     pmix_op_cbfunc_t opfunc;     /* ... or only a status */
     void *cbdata;
+    pmix_info_t *info;           /* the results, until released */
+    size_t ninfo;
 } group_op_t;
 
 /* Add name to, or remove it from, this process's PMIX_GROUP_NAMES. */
@@ -68,22 +74,75 @@ static void update_names(const char *name, names_change_t change)
     pthread_mutex_unlock(&client.lock);
 }
 
-static void group_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
-                           pmix_release_cbfunc_t release_fn, void *release_cbdata)
+/* Store what the members gave in PMIX_GROUP_INFO (the rest of reply: a
+ * PMIX_PROC and PMIX_INFO[] per member), qualified by context_id. */
+static pmix_status_t absorb_group_info(pmix_data_buffer_t *reply, size_t context_id)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    char key[PMIX_MAX_KEYLEN + 1];
+
+    while (PMIX_SUCCESS == rc && reply->unpack_ptr < reply->pack_ptr) {
+        pmix_proc_t proc;
+        pmix_info_t *info = NULL;
+        size_t ninfo = 0;
+        int32_t n = 1;
+        if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, reply, &proc, &n, PMIX_PROC)) ||
+            PMIX_SUCCESS !=
+                (rc = protocol_unpack_array(reply, PMIX_INFO, (void **)&info, &ninfo))) {
+            break;
+        }
+        pthread_mutex_lock(&client.lock);
+        store_ns_t *ns = store_ns(&client.store, proc.nspace, true);
+        hashmap_t *keys = NULL == ns ? NULL : store_keys(ns, STORE_PROC, proc.rank, true);
+        rc = NULL == keys ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+        for (size_t i = 0; PMIX_SUCCESS == rc && i < ninfo; i++) {
+            if (store_group_key(key, info[i].key, context_id)) {
+                rc = store_set(keys, key, &info[i].value, 0);
+            }
+        }
+        pthread_mutex_unlock(&client.lock);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+    }
+    return rc;
+}
+
+static void release_results(void *cbdata)
 {
     group_op_t *op = cbdata;
+    protocol_free_array(op->info, op->ninfo, PMIX_INFO);
+    free(op);
+}
+
+/* The server's answer: PMIX_INFO[] results (none for a decline), then,
+ * for a group with a context id, what the members gave it. */
+static void group_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
+{
+    group_op_t *op = arg;
+    const pmix_info_t *ctx = NULL;
+
+    if (NULL != reply && reply->unpack_ptr < reply->pack_ptr && PMIX_SUCCESS == status) {
+        status = protocol_unpack_array(reply, PMIX_INFO, (void **)&op->info, &op->ninfo);
+    }
+    for (size_t i = 0; i < op->ninfo && NULL == ctx; i++) {
+        if (PMIX_CHECK_KEY(&op->info[i], PMIX_GROUP_CONTEXT_ID) &&
+            PMIX_SIZE == op->info[i].value.type) {
+            ctx = &op->info[i];
+        }
+    }
+    if (PMIX_SUCCESS == status && NULL != ctx) {
+        status = absorb_group_info(reply, ctx->value.data.size);
+    }
     if (PMIX_SUCCESS == status && NAMES_KEEP != op->change) {
         update_names(op->name, op->change);
     }
     if (NULL != op->cbfunc) {
-        op->cbfunc(status, info, ninfo, op->cbdata, release_fn, release_cbdata);
-    } else {
-        if (NULL != release_fn) {
-            release_fn(release_cbdata);
-        }
+        op->cbfunc(status, op->info, op->ninfo, op->cbdata, release_results, op);
+        return;
+    }
+    if (NULL != op->opfunc) {
         op->opfunc(status, op->cbdata);
     }
-    free(op);
+    release_results(op);
 }
 
 /* Send a group request (msg, already packed) answered with infos. */
@@ -99,20 +158,19 @@ static pmix_status_t send_group(uint16_t command, const pmix_data_buffer_t *msg,
     }
     *op = (group_op_t){.change = change, .cbfunc = cbfunc, .opfunc = opfunc, .cbdata = cbdata};
     PMIX_LOAD_NSPACE(op->name, name);
-    if (PMIX_SUCCESS != (rc = client_request_infos(command, msg, timeout, group_answered, op))) {
+    if (PMIX_SUCCESS != (rc = conn_request(command, msg, timeout, group_answered, op))) {
         free(op);
     }
     return rc;
 }
 
 /* The checks every group call makes. */
-static pmix_status_t check(const char *grp, const pmix_info_t *info, size_t ninfo,
-                           const void *cbfunc)
+static pmix_status_t check(const char *grp, const pmix_info_t *info, size_t ninfo)
 {
     pmix_status_t rc = client_can_ask();
     if (PMIX_SUCCESS == rc &&
         (NULL == grp || '\0' == grp[0] || strnlen(grp, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN ||
-         (NULL == info && 0 != ninfo) || NULL == cbfunc)) {
+         (NULL == info && 0 != ninfo))) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     return rc;
@@ -124,7 +182,7 @@ static pmix_status_t name_procs(uint16_t command, const char grp[], const pmix_p
                                 pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t msg;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;
@@ -150,7 +208,7 @@ static pmix_status_t name_only(uint16_t command, const char grp[], const pmix_in
                                size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     pmix_data_buffer_t msg;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;
@@ -189,7 +247,7 @@ PMIX_EXPORT pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t
 {
     pmix_data_buffer_t msg;
     bool accept = PMIX_GROUP_ACCEPT == opt;
-    pmix_status_t rc = check(grp, info, ninfo, (const void *)cbfunc);
+    pmix_status_t rc = check(grp, info, ninfo);
 
     if (PMIX_SUCCESS != rc) {
         return rc;

@@ -19,7 +19,9 @@ typedef struct local_log {
 static void local_done(void *arg)
 {
     local_log_t *l = arg;
-    l->cbfunc(l->status, l->cbdata);
+    if (NULL != l->cbfunc) {
+        l->cbfunc(l->status, l->cbdata);
+    }
     free(l);
 }
 
@@ -33,7 +35,7 @@ PMIX_EXPORT pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata,
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == data || 0 == ndata || NULL == cbfunc || (NULL == directives && 0 != ndirs)) {
+    if (NULL == data || 0 == ndata || (NULL == directives && 0 != ndirs)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (client.singleton) {

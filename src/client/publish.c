@@ -24,7 +24,7 @@ PMIX_EXPORT pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo
     pmix_data_buffer_t req;
     pmix_status_t rc;
 
-    if (NULL == info || 0 == ninfo || NULL == cbfunc) {
+    if (NULL == info || 0 == ninfo) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_SUCCESS != (rc = check())) {
@@ -82,7 +82,9 @@ static void lookup_answered(pmix_status_t status, pmix_data_buffer_t *reply, voi
             status = rc;
         }
     }
-    op->cbfunc(status, data, ndata, op->cbdata);
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, data, ndata, op->cbdata);
+    }
     protocol_free_array(data, ndata, PMIX_PDATA);
     free(op);
 }
@@ -94,7 +96,7 @@ PMIX_EXPORT pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], 
     lookup_op_t *op;
     pmix_status_t rc;
 
-    if (NULL == keys || NULL == keys[0] || NULL == cbfunc || (NULL == info && 0 != ninfo)) {
+    if (NULL == keys || NULL == keys[0] || (NULL == info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_SUCCESS != (rc = check())) {
@@ -168,7 +170,7 @@ PMIX_EXPORT pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[
     pmix_data_buffer_t req;
     pmix_status_t rc;
 
-    if (NULL == cbfunc || (NULL == info && 0 != ninfo)) {
+    if (NULL == info && 0 != ninfo) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_SUCCESS != (rc = check())) {

@@ -16,7 +16,9 @@ typedef struct op_request {
 static void op_answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
     op_request_t *r = arg;
-    r->cbfunc(status, r->cbdata);
+    if (NULL != r->cbfunc) { /* NULL: a request nobody waits for */
+        r->cbfunc(status, r->cbdata);
+    }
     free(r);
 }
 

@@ -2,8 +2,16 @@
  * spawn.c - PMIx_Spawn and PMIx_Spawn_nb: the host launches the
  * applications as a new namespace and answers with its name once every
  * process has started.
+ *
+ * An app that names no working directory (no cwd, no PMIX_WDIR in its
+ * info or the job's) is sent with the caller's, as OpenPMIx does: the
+ * children start where their parent is, not where the host happens to be.
+ * The caller's apps are not changed.
  */
+#include <limits.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "client.h"
 #include "pmix.h"
@@ -24,9 +32,47 @@ static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
             status = PMIX_ERR_UNPACK_FAILURE;
         }
     }
-    op->cbfunc(status, nspace, op->cbdata);
+    if (NULL != op->cbfunc) {
+        op->cbfunc(status, nspace, op->cbdata);
+    }
     free(nspace);
     free(op);
+}
+
+static bool names_wdir(const pmix_info_t *info, size_t ninfo)
+{
+    for (size_t i = 0; NULL != info && i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_WDIR)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Pack the apps, each without a directory of its own given the caller's
+ * (when it has one: otherwise the host decides). */
+static pmix_status_t pack_apps(pmix_data_buffer_t *req, const pmix_info_t *job_info,
+                               size_t ninfo, const pmix_app_t *apps, size_t napps)
+{
+    char cwd[PATH_MAX];
+    bool have_cwd = !names_wdir(job_info, ninfo) && NULL != getcwd(cwd, sizeof(cwd));
+    pmix_app_t *sent = malloc(napps * sizeof(*sent));
+    pmix_status_t rc;
+
+    if (NULL == sent) {
+        return PMIX_ERR_NOMEM;
+    }
+    /* Shallow copies: only the pack reads them. */
+    memcpy(sent, apps, napps * sizeof(*sent));
+    for (size_t i = 0; have_cwd && i < napps; i++) {
+        if ((NULL == sent[i].cwd || '\0' == sent[i].cwd[0]) &&
+            !names_wdir(sent[i].info, sent[i].ninfo)) {
+            sent[i].cwd = cwd;
+        }
+    }
+    rc = PMIx_Data_pack(NULL, req, sent, (int32_t)napps, PMIX_APP);
+    free(sent);
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo,
@@ -40,7 +86,7 @@ PMIX_EXPORT pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t nin
     if (!client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == apps || 0 == napps || NULL == cbfunc || (NULL == job_info && 0 != ninfo)) {
+    if (NULL == apps || 0 == napps || (NULL == job_info && 0 != ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     for (size_t i = 0; i < napps; i++) {
@@ -58,8 +104,7 @@ PMIX_EXPORT pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t nin
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)job_info, (int32_t)ninfo,
                                              PMIX_INFO)) &&
-        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)apps, (int32_t)napps,
-                                             PMIX_APP))) {
+        PMIX_SUCCESS == (rc = pack_apps(&req, job_info, ninfo, apps, napps))) {
         rc = conn_request(PROTOCOL_SPAWN, &req, client_timeout(job_info, ninfo), answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

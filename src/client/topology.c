@@ -359,6 +359,10 @@ static void release_distances(void *cbdata)
 static void report(void *arg)
 {
     dist_op_t *op = arg;
+    if (NULL == op->cbfunc) { /* nobody waits */
+        release_distances(op);
+        return;
+    }
     op->cbfunc(op->status, op->dist, op->ndist, op->cbdata, release_distances, op);
 }
 
@@ -376,7 +380,7 @@ PMIX_EXPORT pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t *topo, pmix_
     if (!server_role && !client_initialized()) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == cbfunc || (NULL == info && 0 != ninfo) ||
+    if ((NULL == info && 0 != ninfo) ||
         (NULL != topo && NULL == topo->topology) || (NULL != cpuset && NULL == cpuset->bitmap)) {
         return PMIX_ERR_BAD_PARAM;
     }

@@ -24,12 +24,13 @@
  * they are. */
 typedef drover_attribute_t attributes_entry_t;
 
-/* One status code: its macro name, value and a short message. Several
- * names may share a value; the current name is the owner of the value. */
+/* One status code: its macro name, value and the text PMIx_Error_string
+ * returns for it (OpenPMIx's). Several names may share a value; the
+ * current name is the owner of the value. */
 typedef struct attributes_status {
     const char *name;
     pmix_status_t value;
-    const char *message;
+    const char *text;
     bool deprecated;
 } attributes_status_t;
 

@@ -13,6 +13,7 @@
  *  - A node described only by its hostname gets an id above the range node
  *    ids use, so it can still be found by name.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -295,6 +296,12 @@ const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *k
     if (NULL != scope && scope->app) {
         return in_realm(ns, STORE_APP, scope->appnum, key);
     }
+    if (NULL != scope && scope->group) {
+        char qualified[PMIX_MAX_KEYLEN + 1];
+        return store_group_key(qualified, key, scope->context_id)
+                   ? store_get(store_keys(ns, STORE_PROC, rank, false), qualified)
+                   : NULL;
+    }
     if (NULL != scope && scope->node) {
         id = scope->nodeid;
         if (scope->node_by_name) {
@@ -331,6 +338,13 @@ const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *k
     return NULL;
 }
 
+bool store_group_key(char out[PMIX_MAX_KEYLEN + 1], const char *key, size_t context_id)
+{
+    /* "pmix.grp.ctx" keys are not the standard's: no real key collides. */
+    int n = snprintf(out, PMIX_MAX_KEYLEN + 1, "pmix.grp.ctx.%zu:%s", context_id, key);
+    return n > 0 && n <= PMIX_MAX_KEYLEN;
+}
+
 void store_scope_from_info(store_scope_t *scope, const pmix_info_t *info, size_t ninfo)
 {
     *scope = (store_scope_t){0};
@@ -344,6 +358,10 @@ void store_scope_from_info(store_scope_t *scope, const pmix_info_t *info, size_t
             value_u32(&in->value, &scope->appnum);
         } else if (PMIX_CHECK_KEY(in, PMIX_NODEID)) {
             value_u32(&in->value, &scope->nodeid);
+        } else if (PMIX_CHECK_KEY(in, PMIX_GROUP_CONTEXT_ID)) {
+            pmix_status_t rc;
+            PMIX_VALUE_GET_NUMBER(rc, &in->value, scope->context_id, size_t);
+            scope->group = PMIX_SUCCESS == rc;
         } else if (PMIX_CHECK_KEY(in, PMIX_HOSTNAME) && PMIX_STRING == in->value.type &&
                    NULL != in->value.data.string) {
             scope->hostname = in->value.data.string;

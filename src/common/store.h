@@ -69,7 +69,8 @@ pmix_status_t store_ingest(store_ns_t *ns, const pmix_info_t *info, size_t ninfo
 
 /* Where PMIx_Get looks beyond a process's own keys: an explicit
  * application or node asked for with PMIX_APP_INFO / PMIX_NODE_INFO
- * qualifiers. */
+ * qualifiers, or the values a process gave a group (PMIX_GROUP_INFO),
+ * asked for with a PMIX_GROUP_CONTEXT_ID qualifier. */
 typedef struct store_scope {
     bool app;                 /* look in application appnum only */
     uint32_t appnum;
@@ -77,17 +78,26 @@ typedef struct store_scope {
     bool node_by_name;
     uint32_t nodeid;
     const char *hostname;
+    bool group;               /* look for the key given to group context_id */
+    size_t context_id;
 } store_scope_t;
+
+/* The key under which a process's store keeps key as given to the group
+ * of context id context_id (PMIX_GROUP_INFO), in out. False when it does
+ * not fit. */
+bool store_group_key(char out[PMIX_MAX_KEYLEN + 1], const char *key, size_t context_id);
 
 /* Look key up the way PMIx_Get does: in the process's keys, then the
  * job's, then the process's application and node; or only in the
- * application or node the scope names. PMIX_RANK_UNDEF searches every
+ * application or node the scope names, or among what the process gave
+ * the group it names. PMIX_RANK_UNDEF searches every
  * process of the namespace. NULL when absent. Borrowed. */
 const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *key,
                                  const store_scope_t *scope);
 
 /* Read the qualifiers of a PMIx_Get (PMIX_APP_INFO, PMIX_APPNUM,
- * PMIX_NODE_INFO, PMIX_HOSTNAME, PMIX_NODEID) into scope. Borrows the
+ * PMIX_NODE_INFO, PMIX_HOSTNAME, PMIX_NODEID, PMIX_GROUP_CONTEXT_ID) into
+ * scope. Borrows the
  * hostname from info. */
 void store_scope_from_info(store_scope_t *scope, const pmix_info_t *info, size_t ninfo);
 

@@ -14,6 +14,8 @@
  *    the combined data is the data given: a copy is handed back with a
  *    release function), connect, disconnect and notify_event (nothing
  *    beyond this node to reach).
+ *  - What job control and process monitoring do is control.c's; this file
+ *    only carries the requests to it.
  *  - Waiting for the library (register_nspace, register_client,
  *    deregister_nspace) happens in the main thread with host_op_t, a
  *    counted condition: the library's thread never waits for the main one,
@@ -281,25 +283,6 @@ static pmix_status_t client_finalized(const pmix_proc_t *proc, void *server_obje
     return enqueue(r);
 }
 
-/* Apply fn to every running process procs names (wildcard ranks
- * included). */
-static void for_each_target(launcher_t *run, const pmix_proc_t *procs, size_t nprocs,
-                            void (*fn)(launcher_t *run, launcher_proc_t *p, int arg), int arg)
-{
-    for (size_t i = 0; i < nprocs; i++) {
-        launcher_job_t *job = job_find(run, procs[i].nspace);
-        if (NULL == job) {
-            continue;
-        }
-        for (unsigned rank = 0; rank < job->nprocs; rank++) {
-            if ((PMIX_RANK_WILDCARD == procs[i].rank || rank == procs[i].rank) &&
-                job->procs[rank].alive) {
-                fn(run, &job->procs[rank], arg);
-            }
-        }
-    }
-}
-
 static void signal_target(launcher_t *run, launcher_proc_t *p, int sig)
 {
     job_signal_proc(run, p, sig);
@@ -330,7 +313,7 @@ static void handle_abort(launcher_t *run, request_t *r)
             run->status_fixed = true;
             run->status = r->status;
         }
-        for_each_target(run, r->procs, r->nprocs, signal_target, SIGTERM);
+        control_for_each(run, r->procs, r->nprocs, signal_target, SIGTERM);
     }
     reply(r, PMIX_SUCCESS);
 }
@@ -575,53 +558,10 @@ static void log_fn(const pmix_proc_t *client, const pmix_info_t data[], size_t n
     }
 }
 
-static void terminate_target(launcher_t *run, launcher_proc_t *p, int unused)
-{
-    job_terminate_proc(run, p);
-}
-
 static void handle_job_control(launcher_t *run, request_t *r)
 {
-    pmix_proc_t whole = r->proc;
-    const pmix_proc_t *targets = r->procs;
-    size_t ntargets = r->nprocs;
-    if (0 == ntargets) {
-        whole.rank = PMIX_RANK_WILDCARD;
-        targets = &whole;
-        ntargets = 1;
-    }
-    pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
-    for (size_t i = 0; i < r->ninfo; i++) {
-        const pmix_info_t *d = &r->info[i];
-        if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_KILL) && PMIX_INFO_TRUE(d)) {
-            for_each_target(run, targets, ntargets, signal_target, SIGKILL);
-        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_TERMINATE) && PMIX_INFO_TRUE(d)) {
-            for_each_target(run, targets, ntargets, terminate_target, 0);
-        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_SIGNAL) && PMIX_INT == d->value.type) {
-            int sig = d->value.data.integer;
-            if (sig <= 0 || sig >= NSIG) {
-                r->info_cb(PMIX_ERR_BAD_PARAM, NULL, 0, r->cbdata, NULL, NULL);
-                return;
-            }
-            for_each_target(run, targets, ntargets, signal_target, sig);
-        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_PAUSE) && PMIX_INFO_TRUE(d)) {
-            for_each_target(run, targets, ntargets, signal_target, SIGSTOP);
-        } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_RESUME) && PMIX_INFO_TRUE(d)) {
-            for_each_target(run, targets, ntargets, signal_target, SIGCONT);
-        } else if (PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP) ||
-                   PMIX_CHECK_KEY(d, PMIX_REGISTER_CLEANUP_DIR) ||
-                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE) ||
-                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_IGNORE) ||
-                   PMIX_CHECK_KEY(d, PMIX_CLEANUP_LEAVE_TOPDIR) ||
-                   PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_ID)) {
-            /* The library honours the cleanup directives itself; the
-             * session directory goes at the end in any case. */
-        } else {
-            continue;
-        }
-        rc = PMIX_SUCCESS;
-    }
-    r->info_cb(rc, NULL, 0, r->cbdata, NULL, NULL);
+    r->info_cb(control_job(run, &r->proc, r->procs, r->nprocs, r->info, r->ninfo), NULL, 0,
+               r->cbdata, NULL, NULL);
 }
 
 static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
@@ -645,6 +585,36 @@ static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t
     return enqueue(r);
 }
 
+/* The monitor travels as the first info, the directives after it. */
+static void handle_monitor(launcher_t *run, request_t *r)
+{
+    r->info_cb(control_monitor(run, &r->proc, &r->info[0], r->status, r->info + 1, r->ninfo - 1),
+               NULL, 0, r->cbdata, NULL, NULL);
+}
+
+static pmix_status_t monitor(const pmix_proc_t *requestor, const pmix_info_t *monitor,
+                             pmix_status_t error, const pmix_info_t directives[], size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = request_new(handle_monitor, requestor, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    PMIX_INFO_CREATE(r->info, ndirs + 1);
+    if (NULL == r->info) {
+        request_free(r);
+        return PMIX_ERR_NOMEM;
+    }
+    r->ninfo = ndirs + 1;
+    PMIX_INFO_XFER(&r->info[0], monitor);
+    for (size_t i = 0; i < ndirs; i++) {
+        PMIX_INFO_XFER(&r->info[i + 1], &directives[i]);
+    }
+    r->status = error;
+    r->info_cb = cbfunc;
+    return enqueue(r);
+}
+
 /* ---- events raised by drover ------------------------------------------ */
 
 typedef struct notification {
@@ -659,33 +629,38 @@ static void notified(pmix_status_t status, void *cbdata)
     free(n);
 }
 
-void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, int exit_code)
+pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t *source,
+                         pmix_data_range_t range, pmix_info_t *info, size_t ninfo)
 {
-    if (!run->server_up) {
-        return;
-    }
-    notification_t *n = calloc(1, sizeof(*n));
+    notification_t *n = run->server_up ? calloc(1, sizeof(*n)) : NULL;
     if (NULL == n) {
-        return;
+        PMIX_INFO_FREE(info, ninfo);
+        return run->server_up ? PMIX_ERR_NOMEM : PMIX_ERR_INIT;
     }
-    n->ninfo = 2;
-    PMIX_INFO_CREATE(n->info, n->ninfo);
-    if (NULL == n->info) {
-        free(n);
-        return;
-    }
-    PMIX_INFO_LOAD(&n->info[0], PMIX_EVENT_AFFECTED_PROC, proc, PMIX_PROC);
-    if (PMIX_EVENT_JOB_END == code) {
-        pmix_status_t term = 0 == exit_code ? PMIX_SUCCESS : PMIX_ERROR;
-        PMIX_INFO_LOAD(&n->info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
-    } else {
-        PMIX_INFO_LOAD(&n->info[1], PMIX_EXIT_CODE, &exit_code, PMIX_INT);
-    }
-    pmix_status_t rc = PMIx_Notify_event(code, proc, PMIX_RANGE_SESSION, n->info, n->ninfo,
-                                         notified, n);
+    *n = (notification_t){.info = info, .ninfo = ninfo};
+    pmix_status_t rc = PMIx_Notify_event(code, source, range, info, ninfo, notified, n);
     if (PMIX_SUCCESS != rc) {
         notified(rc, n);
     }
+    return rc;
+}
+
+void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, int exit_code)
+{
+    pmix_info_t *info;
+
+    PMIX_INFO_CREATE(info, 2);
+    if (NULL == info) {
+        return;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, proc, PMIX_PROC);
+    if (PMIX_EVENT_JOB_END == code) {
+        pmix_status_t term = 0 == exit_code ? PMIX_SUCCESS : PMIX_ERROR;
+        PMIX_INFO_LOAD(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+    } else {
+        PMIX_INFO_LOAD(&info[1], PMIX_EXIT_CODE, &exit_code, PMIX_INT);
+    }
+    host_raise(run, code, proc, PMIX_RANGE_SESSION, info, 2);
 }
 
 /* ---- start and stop --------------------------------------------------- */
@@ -705,6 +680,7 @@ static pmix_server_module_t module = {
     .query = query,
     .log = log_fn,
     .job_control = job_control,
+    .monitor = monitor,
     .client_connected2 = client_connected2,
 };
 
@@ -752,6 +728,7 @@ void host_flush(launcher_t *run)
 
 void host_stop(launcher_t *run)
 {
+    control_stop();
     if (run->server_up) {
         PMIx_server_finalize();
         run->server_up = false;

@@ -261,6 +261,8 @@ static pmix_status_t build(infolist_t *l, const launcher_job_t *job)
     }
     add(l, PMIX_JOBID, job->nspace, PMIX_STRING);
     add_u32(l, PMIX_JOB_SIZE, job->nprocs);
+    /* The slots, or the processes when more run (oversubscribed): never
+     * smaller than what runs, unlike mpirun (docs/launcher.md says why). */
     unsigned universe = run->topo.slots;
     if (universe < run->nalive + job->nprocs) {
         universe = run->nalive + job->nprocs;

@@ -307,6 +307,9 @@ struct launcher_job {
     unsigned nalive;
     bool registered;                  /* register_nspace done */
     bool notify_completion;           /* tell the parent when it ends */
+    bool preemptible;                 /* PMIX_JOB_CTRL_PREEMPTIBLE */
+    int checkpoint_signal;            /* its declared checkpoint method:
+                                       * this signal, or 0: the event */
     pmix_job_state_t state;
     int exit_code;                    /* first non-zero of its processes */
 };
@@ -380,6 +383,33 @@ void host_stop(launcher_t *run);
 /* Raise event code about proc (rank PMIX_RANK_WILDCARD: its job) for the
  * clients, with the exit code when known. */
 void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, int exit_code);
+
+/* Raise event code from source over range with info (made with
+ * PMIX_INFO_CREATE, ninfo of them; taken over whatever happens). */
+pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t *source,
+                         pmix_data_range_t range, pmix_info_t *info, size_t ninfo);
+
+/* ---- control.c -------------------------------------------------------- */
+
+/* Apply fn to every running process procs names (wildcard ranks
+ * included). */
+void control_for_each(launcher_t *run, const pmix_proc_t *procs, size_t nprocs,
+                      void (*fn)(launcher_t *run, launcher_proc_t *p, int arg), int arg);
+
+/* Carry out PMIx_Job_control directives of requestor on targets (its job
+ * when none). PMIX_ERR_NOT_SUPPORTED when no directive was one drover
+ * acts on. */
+pmix_status_t control_job(launcher_t *run, const pmix_proc_t *requestor,
+                          const pmix_proc_t *targets, size_t ntargets, const pmix_info_t *dirs,
+                          size_t ndirs);
+
+/* Carry out requestor's PMIx_Process_monitor request (heartbeats). */
+pmix_status_t control_monitor(launcher_t *run, const pmix_proc_t *requestor,
+                              const pmix_info_t *monitor, pmix_status_t error,
+                              const pmix_info_t *dirs, size_t ndirs);
+
+/* Stop every heartbeat watch. */
+void control_stop(void);
 
 /* Wait, in the main thread, for a server call taking a pmix_op_cbfunc_t:
  * host_op_begin gives the cbfunc and cbdata to pass, host_op_wait waits

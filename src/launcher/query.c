@@ -7,7 +7,11 @@
  *    answered here from the job table: the namespaces alive, a job's state
  *    and size, the process table (pmix_proc_info_t per process, including
  *    the exit code of ended ones), process sets and groups (drover defines
- *    none) and the time --timeout leaves.
+ *    none), the time --timeout leaves, whether a job was marked
+ *    preemptible (PMIX_JOB_CTRL_PREEMPTIBLE), each live job's namespace and
+ *    command line (PMIX_QUERY_NAMESPACE_INFO), and the spawn and debugger
+ *    attributes drover honours (PMIX_QUERY_SPAWN_SUPPORT: those spawn.c
+ *    reads; PMIX_QUERY_DEBUG_SUPPORT: none, so an empty list).
  *  - A query names its job with the PMIX_NSPACE qualifier; without it, the
  *    requester's own job is meant.
  *  - Every key of every query gets one result info named by that key. All
@@ -124,6 +128,72 @@ static char *namespaces(const launcher_t *run)
     return s;
 }
 
+/* The spawn attributes spawn.c honours, as PMIX_QUERY_SPAWN_SUPPORT
+ * lists them (keys, comma-separated). The debugger attributes it honours:
+ * none (no stop-in-init, stop-on-exec or debugger daemons). */
+#define SPAWN_SUPPORT PMIX_WDIR "," PMIX_NOTIFY_COMPLETION "," PMIX_TIMEOUT
+#define DEBUG_SUPPORT ""
+
+/* A job's command line: each app's argv joined by spaces, apps separated
+ * by " : " as on drover's own command line. NULL when out of memory. */
+static char *command_line(const launcher_job_t *job)
+{
+    size_t len = 1;
+    for (unsigned a = 0; a < job->napps; a++) {
+        for (char **arg = job->apps[a].argv; NULL != arg && NULL != *arg; arg++) {
+            len += strlen(*arg) + 3;
+        }
+    }
+    char *line = calloc(1, len);
+    for (unsigned a = 0; NULL != line && a < job->napps; a++) {
+        for (char **arg = job->apps[a].argv; NULL != arg && NULL != *arg; arg++) {
+            strcat(line, arg != job->apps[a].argv ? " " : 0 < a ? " : " : "");
+            strcat(line, *arg);
+        }
+    }
+    return line;
+}
+
+/* PMIX_QUERY_NAMESPACE_INFO: one PMIX_QUERY_NAMESPACE_INFO info per live
+ * job, each an info array of its PMIX_NSPACE and PMIX_CMD_LINE, as
+ * OpenPMIx's tool example reads it. */
+static bool namespace_info(const launcher_t *run, pmix_info_t *out)
+{
+    void *list = PMIx_Info_list_start();
+    pmix_status_t rc = NULL == list ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    for (unsigned j = 0; PMIX_SUCCESS == rc && j < run->njobs; j++) {
+        const launcher_job_t *job = run->jobs[j];
+        if (job->state >= PMIX_JOB_STATE_TERMINATED) {
+            continue;
+        }
+        pmix_info_t pair[2];
+        pmix_data_array_t array = {.type = PMIX_INFO, .size = 2, .array = pair};
+        char *cmd = command_line(job);
+        if (NULL == cmd) {
+            rc = PMIX_ERR_NOMEM;
+            break;
+        }
+        PMIX_INFO_LOAD(&pair[0], PMIX_NSPACE, job->nspace, PMIX_STRING);
+        PMIX_INFO_LOAD(&pair[1], PMIX_CMD_LINE, cmd, PMIX_STRING);
+        rc = PMIx_Info_list_add(list, PMIX_QUERY_NAMESPACE_INFO, &array, PMIX_DATA_ARRAY);
+        PMIX_INFO_DESTRUCT(&pair[0]);
+        PMIX_INFO_DESTRUCT(&pair[1]);
+        free(cmd);
+    }
+    pmix_data_array_t all = {.type = PMIX_INFO, .size = 0, .array = NULL};
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Info_list_convert(list, &all);
+    }
+    if (NULL != list) {
+        PMIx_Info_list_release(list);
+    }
+    if (PMIX_SUCCESS == rc || PMIX_ERR_EMPTY == rc) {
+        rc = PMIx_Value_load(&out->value, &all, PMIX_DATA_ARRAY);
+    }
+    PMIX_DATA_ARRAY_DESTRUCT(&all);
+    return PMIX_SUCCESS == rc;
+}
+
 /* Answer one key into out. Returns false when drover has no answer. */
 static bool answer(launcher_t *run, const char *key, const launcher_job_t *job,
                    pmix_info_t *out)
@@ -135,6 +205,15 @@ static bool answer(launcher_t *run, const char *key, const launcher_job_t *job,
         }
         PMIX_VALUE_LOAD(&out->value, s, PMIX_STRING);
         free(s);
+        return true;
+    }
+    if (0 == strcmp(key, PMIX_QUERY_NAMESPACE_INFO)) {
+        return namespace_info(run, out);
+    }
+    if (0 == strcmp(key, PMIX_QUERY_SPAWN_SUPPORT) || 0 == strcmp(key, PMIX_QUERY_DEBUG_SUPPORT)) {
+        PMIX_VALUE_LOAD(&out->value,
+                        0 == strcmp(key, PMIX_QUERY_SPAWN_SUPPORT) ? SPAWN_SUPPORT : DEBUG_SUPPORT,
+                        PMIX_STRING);
         return true;
     }
     if (0 == strcmp(key, PMIX_QUERY_NUM_PSETS) || 0 == strcmp(key, PMIX_QUERY_NUM_GROUPS)) {
@@ -154,6 +233,11 @@ static bool answer(launcher_t *run, const char *key, const launcher_job_t *job,
     }
     if (NULL == job) {
         return false;
+    }
+    if (0 == strcmp(key, PMIX_JOB_CTRL_PREEMPTIBLE)) {
+        bool preemptible = job->preemptible;
+        PMIX_VALUE_LOAD(&out->value, &preemptible, PMIX_BOOL);
+        return true;
     }
     if (0 == strcmp(key, PMIX_QUERY_JOB_STATUS)) {
         pmix_job_state_t state = job->state;

@@ -14,10 +14,15 @@
  *  - Members named by a wildcard rank are expanded to explicit ranks when
  *    the job's size is known here, so that one member can leave or fail
  *    without taking its whole namespace along.
- *  - Every member receives the same results: PMIX_GROUP_ID,
- *    PMIX_GROUP_MEMBERSHIP (a PMIX_PROC array) and, when one was asked for
- *    or the host assigned one, PMIX_GROUP_CONTEXT_ID, plus whatever else
- *    the host returned. With PMIX_GROUP_OPTIONAL, members that went away
+ *  - Every member receives the same results: PMIX_GROUP_CONTEXT_ID first
+ *    (programs read it from results[0], as OpenPMIx's examples do) when
+ *    one was asked for or the host assigned one, PMIX_GROUP_ID,
+ *    PMIX_GROUP_MEMBERSHIP (a PMIX_PROC array), plus whatever else the
+ *    host returned. After the results, a group with a context id carries
+ *    what each member gave in PMIX_GROUP_INFO (its PMIX_PROC, then
+ *    PMIX_INFO[]): the members store it qualified by that id, so a
+ *    PMIx_Get of, say, PMIX_GROUP_LOCAL_CID with a PMIX_GROUP_CONTEXT_ID
+ *    qualifier finds it, as with OpenPMIx. With PMIX_GROUP_OPTIONAL, members that went away
  *    before joining are left out instead of failing the construct.
  *  - A member that leaves is removed and the others hear of it
  *    (PMIX_GROUP_LEFT); one that dies without leaving is removed too, and
@@ -183,11 +188,11 @@ pmix_status_t group_pack_results(pmix_data_buffer_t *body, const char *name,
     if (NULL == info) {
         return PMIX_ERR_NOMEM;
     }
-    PMIx_Info_load(&info[n++], PMIX_GROUP_ID, name, PMIX_STRING);
-    PMIx_Info_load(&info[n++], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
     if (SIZE_MAX != context_id) {
         PMIx_Info_load(&info[n++], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
     }
+    PMIx_Info_load(&info[n++], PMIX_GROUP_ID, name, PMIX_STRING);
+    PMIx_Info_load(&info[n++], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
     for (size_t i = 0; i < nextra; i++) {
         if (!PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_ID) &&
             !PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_MEMBERSHIP) &&
@@ -306,6 +311,9 @@ static void construct_done(collective_t *c, pmix_status_t status, const pmix_inf
     if (PMIX_SUCCESS == status) {
         status = group_pack_results(&body, c->name, members, nmembers, context_id, host, nhost);
     }
+    if (PMIX_SUCCESS == status && SIZE_MAX != context_id && c->blob.pack_ptr > c->blob.unpack_ptr) {
+        status = PMIx_Data_copy_payload(&body, &c->blob);
+    }
     if (PMIX_SUCCESS == status) {
         status = group_record(c->name, members, nmembers, context_id,
                               flag(c->info, c->ninfo, PMIX_GROUP_NOTIFY_TERMINATION), local);
@@ -423,6 +431,22 @@ static bool valid_name(const char *name)
     return NULL != name && '\0' != name[0] && strnlen(name, PMIX_MAX_NSLEN + 1) <= PMIX_MAX_NSLEN;
 }
 
+pmix_status_t group_pack_given(pmix_data_buffer_t *out, const pmix_proc_t *proc,
+                               const pmix_info_t *info, size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        const pmix_data_array_t *a = info[i].value.data.darray;
+        if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_INFO) && PMIX_DATA_ARRAY == info[i].value.type &&
+            NULL != a && PMIX_INFO == a->type && a->size > 0 && a->size <= INT32_MAX) {
+            pmix_status_t rc = PMIx_Data_pack(NULL, out, (void *)proc, 1, PMIX_PROC);
+            return PMIX_SUCCESS != rc ? rc
+                                      : PMIx_Data_pack(NULL, out, a->array, (int32_t)a->size,
+                                                       PMIX_INFO);
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
 /* Contribute to the construct or destruct collective of name over procs
  * (taken over) with directives info (taken over). */
 static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
@@ -431,16 +455,36 @@ static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag
 {
     collective_t *c = NULL;
     bool complete = false;
-    pmix_status_t rc = collective_join_named(kind, name, peer, tag, procs, nprocs, info, ninfo,
-                                             &c, &complete);
+    pmix_data_buffer_t said;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    /* Packed now: the join takes the directives over. */
+    PMIX_DATA_BUFFER_CONSTRUCT(&said);
+    if (COLLECTIVE_GROUP_CONSTRUCT == kind) {
+        rc = group_pack_given(&said, &peer->proc, info, ninfo);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = collective_join_named(kind, name, peer, tag, procs, nprocs, info, ninfo, &c,
+                                   &complete);
+    } else {
+        free(procs);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+    }
     if (PMIX_SUCCESS != rc) {
+        PMIX_DATA_BUFFER_DESTRUCT(&said);
         peer_reply(peer, COLLECTIVE_GROUP_CONSTRUCT == kind ? PROTOCOL_GROUP_CONSTRUCT
                                                             : PROTOCOL_GROUP_DESTRUCT,
                    tag, rc, NULL);
         return;
     }
+    if (NULL != c && said.pack_ptr > said.unpack_ptr &&
+        PMIX_SUCCESS != (rc = PMIx_Data_copy_payload(&c->blob, &said))) {
+        collective_finish(c, PROTOCOL_GROUP_CONSTRUCT, rc, NULL); /* answers this peer too */
+        c = NULL;
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&said);
     if (NULL == c) {
-        return; /* failed and answered: a participant is gone */
+        return; /* failed and answered */
     }
     c->ready = start;
     if (complete) {

@@ -11,7 +11,8 @@
  *  - When every invited process has answered (or died), the group is made
  *    of the leader and those who accepted: it is recorded (group.c), the
  *    leader's INVITE and the accepting JOINs are answered with the same
- *    results as a construct, and the members get
+ *    results as a construct (with what the leader and those who accepted
+ *    gave in PMIX_GROUP_INFO, as group.c says), and the members get
  *    PMIX_GROUP_CONSTRUCT_COMPLETE. A decline is answered at once.
  *  - A JOIN may arrive before its invitation (a process that knows it will
  *    be invited need not wait for the event); it is held until the
@@ -44,6 +45,7 @@ typedef struct join {
     bool has_leader;
     pmix_proc_t leader;
     bool accept;
+    pmix_data_buffer_t given;    /* its PMIX_GROUP_INFO (group_pack_given) */
     struct event *timer;         /* an early join's PMIX_TIMEOUT */
     struct join *next;
 } join_t;
@@ -58,6 +60,7 @@ typedef struct invite {
     size_t ninvited;
     join_t *accepted;            /* JOINs waiting for the group */
     bool assign_context;
+    pmix_data_buffer_t given;    /* the leader's and acceptors' PMIX_GROUP_INFO */
     struct event *timer;
     struct invite *next;
 } invite_t;
@@ -92,6 +95,7 @@ static void free_join(join_t *j)
         event_free(j->timer);
     }
     peer_release(j->peer);
+    PMIX_DATA_BUFFER_DESTRUCT(&j->given);
     free(j->name);
     free(j);
 }
@@ -131,6 +135,7 @@ static void end_invite(invite_t *inv, pmix_status_t status, pmix_status_t join_s
     if (NULL != inv->timer) {
         event_free(inv->timer);
     }
+    PMIX_DATA_BUFFER_DESTRUCT(&inv->given);
     free(inv->name);
     free(inv->invited);
     free(inv->answers);
@@ -167,6 +172,10 @@ static void maybe_complete(invite_t *inv)
     n = collective_normalise(members, n);
     PMIX_DATA_BUFFER_CONSTRUCT(&body);
     rc = group_pack_results(&body, inv->name, members, n, context_id, NULL, 0);
+    if (PMIX_SUCCESS == rc && SIZE_MAX != context_id &&
+        inv->given.pack_ptr > inv->given.unpack_ptr) {
+        rc = PMIx_Data_copy_payload(&body, &inv->given);
+    }
     if (PMIX_SUCCESS == rc) {
         pmix_info_t extra[2];
         size_t nextra = 0;
@@ -204,6 +213,13 @@ static void apply(invite_t *inv, join_t *j)
     }
     if (i == inv->ninvited || PENDING != inv->answers[i]) {
         answer_join(j, i == inv->ninvited ? PMIX_ERR_NOT_FOUND : PMIX_ERR_EXISTS, NULL);
+        return;
+    }
+    pmix_status_t rc = j->accept && j->given.pack_ptr > j->given.unpack_ptr
+                           ? PMIx_Data_copy_payload(&inv->given, &j->given)
+                           : PMIX_SUCCESS;
+    if (PMIX_SUCCESS != rc) {
+        answer_join(j, rc, NULL); /* its answer is still awaited */
         return;
     }
     inv->answers[i] = j->accept ? ACCEPTED : DECLINED;
@@ -261,9 +277,13 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
         }
     }
     rc = PMIX_ERR_NOMEM;
-    if (NULL == (inv = calloc(1, sizeof(*inv))) ||
-        PMIX_SUCCESS != group_expand(procs, nprocs, &inv->invited, &inv->ninvited) ||
-        NULL == (inv->answers = calloc(inv->ninvited + 1, 1))) {
+    if (NULL == (inv = calloc(1, sizeof(*inv)))) {
+        goto done;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&inv->given);
+    if (PMIX_SUCCESS != group_expand(procs, nprocs, &inv->invited, &inv->ninvited) ||
+        NULL == (inv->answers = calloc(inv->ninvited + 1, 1)) ||
+        PMIX_SUCCESS != (rc = group_pack_given(&inv->given, &peer->proc, info, ninfo))) {
         goto done;
     }
     /* The leader does not invite itself; every other member must be a
@@ -312,6 +332,7 @@ done:
     if (PMIX_SUCCESS != rc) {
         peer_reply(peer, PROTOCOL_GROUP_INVITE, tag, rc, NULL);
         if (NULL != inv) {
+            PMIX_DATA_BUFFER_DESTRUCT(&inv->given);
             free(inv->invited);
             free(inv->answers);
             free(inv);
@@ -346,6 +367,9 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
     int32_t n = 1;
     pmix_status_t rc = NULL == j ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 
+    if (NULL != j) {
+        PMIX_DATA_BUFFER_CONSTRUCT(&j->given);
+    }
     if (PMIX_SUCCESS != rc ||
         PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &j->name, &n, PMIX_STRING)) ||
         PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_PROC, (void **)&leader,
@@ -357,6 +381,9 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
     }
     if (NULL == j->name || '\0' == j->name[0] || 1 < nleader) {
         rc = PMIX_ERR_BAD_PARAM;
+        goto fail;
+    }
+    if (j->accept && PMIX_SUCCESS != (rc = group_pack_given(&j->given, &peer->proc, info, ninfo))) {
         goto fail;
     }
     j->peer = peer;
@@ -385,6 +412,7 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
 fail:
     peer_reply(peer, PROTOCOL_GROUP_JOIN, tag, rc, NULL);
     if (NULL != j) {
+        PMIX_DATA_BUFFER_DESTRUCT(&j->given);
         free(j->name);
         free(j);
     }

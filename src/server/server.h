@@ -451,6 +451,12 @@ size_t group_new_context_id(void);
  * sorted and without duplicates, in a new array (*out, caller frees). */
 pmix_status_t group_expand(const pmix_proc_t *procs, size_t n, pmix_proc_t **out, size_t *nout);
 
+/* Pack what a member gave in PMIX_GROUP_INFO among info (if anything) as
+ * its PMIX_PROC and PMIX_INFO[], to follow the results of a group with a
+ * context id (the members store it qualified by that id). */
+pmix_status_t group_pack_given(pmix_data_buffer_t *out, const pmix_proc_t *proc,
+                               const pmix_info_t *info, size_t ninfo);
+
 /* Pack the results every member of a new group gets (PMIX_GROUP_ID,
  * PMIX_GROUP_MEMBERSHIP, PMIX_GROUP_CONTEXT_ID unless SIZE_MAX, then
  * extra) as one PMIX_INFO[] group. */

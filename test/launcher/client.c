@@ -221,11 +221,27 @@ static int mode_info(int argc, char **argv)
             printf("parent %s.%u\n", p->data.proc->nspace, p->data.proc->rank);
             PMIX_VALUE_RELEASE(p);
         }
+        /* The parent's working directory, which its spawn sent. */
+        char cwd[4096];
+        const char *dir = getenv("DROVER_SPAWN_CWD");
+        check(NULL != dir && NULL != getcwd(cwd, sizeof(cwd)) && 0 == strcmp(cwd, dir),
+              "started in the parent's working directory %s", NULL != dir ? dir : "(unset)");
     }
     /* The peers' locality strings, as Open MPI reads them. */
     for (uint32_t r = 0; r < size && r < 4; r++) {
         free(expect_string(r, PMIX_LOCALITY_STRING));
     }
+    return finish();
+}
+
+/* `univ N`: PMIX_UNIV_SIZE and PMIX_MAX_PROCS are N (the test runs more
+ * ranks than slots, so N is the job size). */
+static int mode_univ(int argc, char **argv)
+{
+    init();
+    uint32_t n = (uint32_t)atoi(argv[2]);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, n);
+    expect_u32(PMIX_RANK_WILDCARD, PMIX_MAX_PROCS, n);
     return finish();
 }
 
@@ -461,8 +477,11 @@ static int mode_spawn(int argc, char **argv)
         app.cmd = strdup(argv[0]);
         app.argv = child_argv;
         app.maxprocs = n;
-        char *env[] = {"DROVER_SPAWN_TEST=from-parent", NULL};
+        /* The app names no directory: the children start in the one the
+         * parent is in, not in drover's. */
+        char *env[] = {"DROVER_SPAWN_TEST=from-parent", "DROVER_SPAWN_CWD=/", NULL};
         app.env = env;
+        check(0 == chdir("/"), "parent moved to /");
         pmix_nspace_t child;
         pmix_status_t rc = PMIx_Spawn(NULL, 0, &app, 1, child);
         check(PMIX_SUCCESS == rc, "spawn %d: %s", n, PMIx_Error_string(rc));
@@ -500,6 +519,72 @@ static pmix_status_t query_one(const char *key, const char *nspace, pmix_info_t 
     return rc;
 }
 
+/* PMIX_QUERY_NAMESPACE_INFO: one entry per live job, an info array of
+ * its namespace and command line, read as OpenPMIx's tool example does. */
+static void query_namespace_info(const char *program)
+{
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    bool mine = false;
+    pmix_status_t rc = query_one(PMIX_QUERY_NAMESPACE_INFO, NULL, &res, &n);
+    const pmix_data_array_t *jobs = PMIX_SUCCESS == rc && 1 == n &&
+                                            PMIX_CHECK_KEY(&res[0], PMIX_QUERY_NAMESPACE_INFO) &&
+                                            PMIX_DATA_ARRAY == res[0].value.type
+                                        ? res[0].value.data.darray
+                                        : NULL;
+    for (size_t j = 0; NULL != jobs && PMIX_INFO == jobs->type && j < jobs->size; j++) {
+        const pmix_info_t *job = &((pmix_info_t *)jobs->array)[j];
+        const pmix_data_array_t *pair = job->value.data.darray;
+        const pmix_info_t *f = PMIX_DATA_ARRAY == job->value.type && 2 == pair->size
+                                   ? pair->array
+                                   : NULL;
+        mine |= NULL != f && PMIX_CHECK_KEY(&f[0], PMIX_NSPACE) &&
+                0 == strcmp(f[0].value.data.string, me.nspace) &&
+                PMIX_CHECK_KEY(&f[1], PMIX_CMD_LINE) &&
+                0 == strncmp(f[1].value.data.string, program, strlen(program)) &&
+                NULL != strstr(f[1].value.data.string, " query ");
+    }
+    check(mine, "namespace info has my namespace and command line (%s)",
+          PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+}
+
+/* The spawn and debugger support lists, and the ABI versions answered by
+ * the library itself, alone and among keys the host answers. */
+static void query_support(void)
+{
+    pmix_query_t q;
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    char *keys[] = {PMIX_QUERY_SPAWN_SUPPORT, PMIX_QUERY_STABLE_ABI_VERSION,
+                    PMIX_QUERY_DEBUG_SUPPORT, PMIX_QUERY_PROVISIONAL_ABI_VERSION, NULL};
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = keys;
+    pmix_status_t rc = PMIx_Query_info(&q, 1, &res, &n);
+    const pmix_info_t *spawn = NULL, *debug = NULL, *stable = NULL, *prov = NULL;
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        const pmix_info_t **which = PMIX_CHECK_KEY(&res[i], PMIX_QUERY_SPAWN_SUPPORT) ? &spawn
+                                    : PMIX_CHECK_KEY(&res[i], PMIX_QUERY_DEBUG_SUPPORT) ? &debug
+                                    : PMIX_CHECK_KEY(&res[i], PMIX_QUERY_STABLE_ABI_VERSION) ? &stable
+                                                                                           : &prov;
+        *which = PMIX_STRING == res[i].value.type ? &res[i] : NULL;
+    }
+    check(4 == n && NULL != spawn && NULL != strstr(spawn->value.data.string, PMIX_WDIR),
+          "spawn support lists %s (%s)", PMIX_WDIR, PMIx_Error_string(rc));
+    check(NULL != debug && 0 == strcmp(debug->value.data.string, ""),
+          "debug support: no debugger attribute is claimed");
+    check(NULL != stable && 0 == strcmp(stable->value.data.string, "0.0") && NULL != prov &&
+              0 == strcmp(prov->value.data.string, "0.0"),
+          "ABI versions answered by the library among host keys");
+    PMIX_INFO_FREE(res, n);
+    keys[0] = PMIX_QUERY_STABLE_ABI_VERSION;
+    keys[1] = NULL;
+    rc = PMIx_Query_info(&q, 1, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && 0 == strcmp(res[0].value.data.string, "0.0"),
+          "stable ABI version alone (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
+}
+
 /* Namespaces, job status, process tables and job size. */
 static int mode_query(int argc, char **argv)
 {
@@ -531,6 +616,8 @@ static int mode_query(int argc, char **argv)
     PMIX_INFO_FREE(res, n);
     rc = query_one("drover.no.such.query", NULL, &res, &n);
     check(PMIX_SUCCESS != rc, "an unknown query is not answered (%s)", PMIx_Error_string(rc));
+    query_namespace_info(argv[0]);
+    query_support();
     return finish();
 }
 
@@ -553,42 +640,218 @@ static int mode_log(int argc, char **argv)
     return finish();
 }
 
-/* Rank 0 signals, then kills, rank 1 through PMIx_Job_control. */
-static volatile sig_atomic_t got_usr1;
-static void on_usr1(int sig)
+/* Rank 0 signals rank 1, marks the job preemptible, has rank 1
+ * checkpoint by event and by signal, then kills it, all through
+ * PMIx_Job_control. */
+static volatile sig_atomic_t got_usr1, got_usr2, got_alrm;
+static void on_usr(int sig)
 {
-    got_usr1 = 1;
+    if (SIGUSR1 == sig) {
+        got_usr1 = 1;
+    } else if (SIGUSR2 == sig) {
+        got_usr2 = 1;
+    } else {
+        got_alrm = 1;
+    }
+}
+
+static void on_checkpoint(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t *results,
+                          size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                          void *cbdata)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_CTRL_CHECKPOINT) &&
+            PMIX_STRING == info[i].value.type) {
+            printf("rank %u got checkpoint %s from rank %u\n", me.rank,
+                   info[i].value.data.string, source->rank);
+            fflush(stdout);
+        }
+    }
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void control_one(pmix_proc_t *target, pmix_info_t *d, size_t n, const char *what)
+{
+    pmix_status_t rc = PMIx_Job_control(target, NULL == target ? 0 : 1, d, n, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "%s (%s)", what, PMIx_Error_string(rc));
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&d[i]);
+    }
+}
+
+static void preemptible(void)
+{
+    pmix_info_t d, *res = NULL;
+    size_t n = 0;
+    PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_PREEMPTIBLE, NULL, PMIX_BOOL);
+    control_one(NULL, &d, 1, "mark my job preemptible");
+    pmix_status_t rc = query_one(PMIX_JOB_CTRL_PREEMPTIBLE, me.nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_BOOL == res[0].value.type &&
+              res[0].value.data.flag,
+          "the job is queried preemptible (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_FREE(res, n);
 }
 
 static int mode_jobctl(int argc, char **argv)
 {
-    signal(SIGUSR1, on_usr1);
+    pmix_status_t code = PMIX_JCTRL_CHECKPOINT;
+    signal(SIGUSR1, on_usr);
+    signal(SIGUSR2, on_usr);
+    signal(SIGALRM, on_usr);
     init();
-    /* Rank 1 has its handler before rank 0 can signal it. */
+    check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_checkpoint, NULL, NULL) >= 0,
+          "checkpoint handler");
+    /* Rank 1 has its handlers before rank 0 can signal it. */
     PMIx_Fence(NULL, 0, NULL, 0);
     if (0 == me.rank) {
         pmix_proc_t target;
         PMIX_LOAD_PROCID(&target, me.nspace, 1);
-        pmix_info_t d;
+        pmix_info_t d[2];
         int sig = SIGUSR1;
-        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
-        pmix_status_t rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
-        check(PMIX_SUCCESS == rc, "signal rank 1 (%s)", PMIx_Error_string(rc));
-        PMIX_INFO_DESTRUCT(&d);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_SIGNAL, &sig, PMIX_INT);
+        control_one(&target, d, 1, "signal rank 1");
+        preemptible();
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-event", PMIX_STRING);
+        control_one(&target, d, 1, "checkpoint rank 1 by event");
+        sig = SIGUSR2;
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-signal", PMIX_STRING);
+        PMIX_INFO_LOAD(&d[1], PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, &sig, PMIX_INT);
+        control_one(&target, d, 2, "checkpoint rank 1 by SIGUSR2");
+        /* The job says how it checkpoints; a request naming no method
+         * then uses that. */
+        pmix_info_t method;
+        pmix_data_array_t methods = {.type = PMIX_INFO, .size = 1, .array = &method};
+        sig = SIGALRM;
+        PMIX_INFO_LOAD(&method, PMIX_JOB_CTRL_CHECKPOINT_SIGNAL, &sig, PMIX_INT);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT_METHOD, &methods, PMIX_DATA_ARRAY);
+        control_one(NULL, d, 1, "declare the job's checkpoint signal");
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_CHECKPOINT, "ck-declared", PMIX_STRING);
+        control_one(&target, d, 1, "checkpoint rank 1 as the job declared");
         sleep(1);
-        PMIX_INFO_LOAD(&d, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
-        rc = PMIx_Job_control(&target, 1, &d, 1, NULL, NULL);
-        check(PMIX_SUCCESS == rc, "kill rank 1 (%s)", PMIx_Error_string(rc));
-        PMIX_INFO_DESTRUCT(&d);
+        PMIX_INFO_LOAD(&d[0], PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+        control_one(&target, d, 1, "kill rank 1");
         return finish();
     }
-    while (!got_usr1) {
-        pause();
+    for (bool told1 = false, told2 = false, told3 = false;;) {
+        if (got_usr1 && !told1) {
+            printf("rank 1 got SIGUSR1\n");
+            told1 = true;
+        }
+        if (got_usr2 && !told2) {
+            printf("rank 1 got SIGUSR2\n");
+            told2 = true;
+        }
+        if (got_alrm && !told3) {
+            printf("rank 1 got SIGALRM\n");
+            told3 = true;
+        }
+        fflush(stdout);
+        usleep(50 * 1000); /* the signal may interrupt another thread */
     }
-    printf("rank 1 got SIGUSR1\n");
-    for (;;) {
-        pause();
+}
+
+/* Heartbeats: rank 1 has drover watch it (1 s, one drop allowed), beats
+ * for a while, then stops. "fail": drover ends the job. "app"
+ * (PMIX_MONITOR_APP_CONTROL): rank 0 gets PMIX_MONITOR_HEARTBEAT_ALERT
+ * about rank 1 and kills it itself. */
+static volatile sig_atomic_t alerted;
+static volatile pmix_rank_t alerted_about = PMIX_RANK_UNDEF;
+
+static void on_alert(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC)) {
+            alerted_about = info[i].value.data.proc->rank;
+        }
     }
+    alerted = PMIX_MONITOR_HEARTBEAT_ALERT == status;
+    cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+}
+
+static void watch_me(bool app_control)
+{
+    pmix_info_t mon, dirs[3];
+    uint32_t period = 1, drops = 1;
+    PMIX_INFO_LOAD(&mon, PMIX_MONITOR_HEARTBEAT, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_MONITOR_HEARTBEAT_DROPS, &drops, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[2], PMIX_MONITOR_APP_CONTROL, &app_control, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 3, NULL,
+                                            NULL);
+    check(PMIX_SUCCESS == rc, "heartbeat monitor registered (%s)", PMIx_Error_string(rc));
+    /* A second watch, named, then cancelled by its name. */
+    pmix_info_t named[2], cancel;
+    PMIX_INFO_LOAD(&named[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    PMIX_INFO_LOAD(&named[1], PMIX_MONITOR_ID, "extra", PMIX_STRING);
+    rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, named, 2, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "a named watch (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_LOAD(&cancel, PMIX_MONITOR_CANCEL, "extra", PMIX_STRING);
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "cancelled by its id (%s)", PMIx_Error_string(rc));
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_ERR_NOT_FOUND == rc, "cancelled once only (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&named[1]);
+    PMIX_INFO_DESTRUCT(&cancel);
+    /* A process has at most 64 watches. */
+    PMIX_INFO_LOAD(&named[1], PMIX_MONITOR_ID, "many", PMIX_STRING);
+    int added = 0;
+    while (added < 100 && PMIX_SUCCESS == PMIx_Process_monitor(&mon, PMIX_SUCCESS, named, 2,
+                                                               NULL, NULL)) {
+        added++;
+    }
+    check(63 == added, "64 watches at most (%d more)", added);
+    PMIX_INFO_LOAD(&cancel, PMIX_MONITOR_CANCEL, "many", PMIX_STRING);
+    rc = PMIx_Process_monitor(&cancel, PMIX_SUCCESS, NULL, 0, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "all cancelled by their id (%s)", PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&named[1]);
+    PMIX_INFO_DESTRUCT(&cancel);
+    period = 0;
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &period, PMIX_UINT32);
+    rc = PMIx_Process_monitor(&mon, PMIX_MONITOR_HEARTBEAT_ALERT, dirs, 1, NULL, NULL);
+    check(PMIX_ERR_BAD_PARAM == rc, "a heartbeat period of 0 is refused (%s)",
+          PMIx_Error_string(rc));
+}
+
+static int mode_heartbeat(int argc, char **argv)
+{
+    bool app = 0 == strcmp(argv[2], "app");
+    pmix_status_t code = PMIX_MONITOR_HEARTBEAT_ALERT;
+    init();
+    check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_alert, NULL, NULL) >= 0,
+          "alert handler");
+    PMIx_Fence(NULL, 0, NULL, 0);
+    if (1 == me.rank) {
+        watch_me(app);
+        for (int i = 0; i < 8; i++) {
+            PMIx_Heartbeat();
+            usleep(250 * 1000);
+        }
+        check(!alerted, "no alert while beating");
+        printf("rank 1 stops beating\n");
+        fflush(stdout);
+        for (;;) {
+            pause();
+        }
+    }
+    if (!app) {
+        for (;;) {
+            pause(); /* until drover ends the job */
+        }
+    }
+    for (int i = 0; i < 300 && !alerted; i++) {
+        usleep(100 * 1000);
+    }
+    check(alerted && 1 == alerted_about, "PMIX_MONITOR_HEARTBEAT_ALERT about rank 1");
+    pmix_proc_t target;
+    pmix_info_t kill;
+    PMIX_LOAD_PROCID(&target, me.nspace, 1);
+    PMIX_INFO_LOAD(&kill, PMIX_JOB_CTRL_KILL, NULL, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Job_control(&target, 1, &kill, 1, NULL, NULL);
+    check(PMIX_SUCCESS == rc, "the application ends the silent rank (%s)", PMIx_Error_string(rc));
+    return finish();
 }
 
 static const struct {
@@ -598,6 +861,7 @@ static const struct {
 } table[] = {
     {"info", mode_info, 1},
     {"binding", mode_binding, 0},
+    {"univ", mode_univ, 1},
     {"fence", mode_fence, 0},
     {"fence-kill", mode_fence_kill, 1},
     {"exit", mode_exit, 1},
@@ -609,6 +873,7 @@ static const struct {
     {"query", mode_query, 1},
     {"log", mode_log, 0},
     {"jobctl", mode_jobctl, 0},
+    {"heartbeat", mode_heartbeat, 1},
 };
 
 int main(int argc, char **argv)

@@ -114,6 +114,28 @@ static size_t register_with_callback(pmix_status_t *codes, size_t ncodes, pmix_i
     return r.id;
 }
 
+static void deregistered(pmix_status_t status, void *cbdata)
+{
+    reg_t *r = cbdata;
+    registered(status, 0, r);
+}
+
+/* The _nb form of deregistration of an unknown reference still calls back
+ * (with the status): programs wait for the callback whatever happened. */
+static void deregister_unknown(size_t ref)
+{
+    reg_t r = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, 0, 0};
+    pmix_status_t rc = PMIx_Deregister_event_handler(ref, deregistered, &r);
+    CHECK(PMIX_SUCCESS == rc, "deregister unknown, with a callback: %s", PMIx_Error_string(rc));
+    pthread_mutex_lock(&r.lock);
+    while (!r.done) {
+        pthread_cond_wait(&r.cond, &r.lock);
+    }
+    pthread_mutex_unlock(&r.lock);
+    CHECK(PMIX_ERR_NOT_FOUND == r.status, "deregister callback: %s",
+          PMIx_Error_string(r.status));
+}
+
 /* Wait until the trace holds the expected letters (events may run their
  * chains interleaved, so only the multiset is compared). */
 static bool same_letters(const char *a, const char *b)
@@ -194,6 +216,7 @@ int main(void)
     /* After deregistration the handler no longer runs. */
     CHECK(PMIX_SUCCESS == PMIx_Deregister_event_handler(x, NULL, NULL), "deregister");
     CHECK(PMIX_ERR_NOT_FOUND == PMIx_Deregister_event_handler(x, NULL, NULL), "deregister twice");
+    deregister_unknown(x);
     pthread_mutex_lock(&lock);
     trace[0] = '\0';
     pthread_mutex_unlock(&lock);

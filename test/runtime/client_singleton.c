@@ -3,6 +3,7 @@
  * own, rank 0 of a job of one, put/commit/fence/get working locally, and
  * counted Init/Finalize pairs, including a second life after Finalize.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,37 @@
         }                                                      \
     } while (0)
 
+/* The ABI versions are answered by the library: before PMIx_Init (the
+ * blocking form only, as in OpenPMIx), and by a singleton; anything else
+ * needs a server. */
+static void abi_versions(bool initialized)
+{
+    char *keys[] = {PMIX_QUERY_STABLE_ABI_VERSION, PMIX_QUERY_PROVISIONAL_ABI_VERSION, NULL};
+    pmix_query_t q = {.keys = keys};
+    pmix_info_t *res;
+    size_t n;
+
+    CHECK(PMIX_SUCCESS == PMIx_Query_info(&q, 1, &res, &n) && 2 == n &&
+              PMIX_CHECK_KEY(&res[0], PMIX_QUERY_STABLE_ABI_VERSION) &&
+              0 == strcmp(res[0].value.data.string, "0.0") &&
+              PMIX_CHECK_KEY(&res[1], PMIX_QUERY_PROVISIONAL_ABI_VERSION) &&
+              0 == strcmp(res[1].value.data.string, "0.0"),
+          "ABI versions (%s)", initialized ? "singleton" : "before init");
+    PMIX_INFO_FREE(res, n);
+    keys[1] = PMIX_QUERY_NAMESPACES;
+    CHECK((initialized ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_INIT) ==
+              PMIx_Query_info(&q, 1, &res, &n),
+          "a query the library cannot answer alone");
+}
+
 static void one_life(void)
 {
     pmix_proc_t me, wild, other;
     pmix_value_t *v, val;
 
+    abi_versions(false);
     CHECK(PMIX_SUCCESS == PMIx_Init(&me, NULL, 0), "init");
+    abi_versions(true);
     CHECK(0 == me.rank && 0 == strncmp(me.nspace, "singleton.", 10), "identity %s:%u",
           me.nspace, me.rank);
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);

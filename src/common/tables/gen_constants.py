@@ -35,13 +35,14 @@ the line:
 
   Status tables (files named status*.tbl):
 
-    NAME  VALUE  FLAGS  MESSAGE...
+    NAME  VALUE  FLAGS  TEXT...
 
     VALUE  a decimal integer, or the NAME of another status entry (the
            header then defines this one as that macro)
     FLAGS  as above; alias marks a value shared with an earlier entry on
-           purpose (PMIx_Error_string names the earlier one). An entry
-           whose VALUE is another NAME is an alias by construction.
+           purpose (PMIx_Error_string returns the earlier one's TEXT). An
+           entry whose VALUE is another NAME is an alias by construction.
+    TEXT   what PMIx_Error_string returns for the value
 
 Anything malformed (unknown column values, duplicate names, duplicate keys or
 values not marked alias, an alias with nothing to alias) is reported with its
