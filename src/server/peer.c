@@ -139,6 +139,7 @@ static void close_peer(server_peer_t *peer)
     }
     hello_peer_closed(peer);
     iof_peer_closed(peer);
+    listener_resume();
     /* The reference the open connection held. */
     peer_release(peer);
 }

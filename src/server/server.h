@@ -148,6 +148,10 @@ pmix_status_t listener_start(void);
 /* Stop accepting; remove the socket and the directory. */
 void listener_stop(void);
 
+/* A descriptor was freed: accepting resumes if it paused for want of
+ * one. */
+void listener_resume(void);
+
 /* ---- peer.c ----------------------------------------------------------- */
 
 /* Adopt an accepted socket whose credentials have been checked. */
