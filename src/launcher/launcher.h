@@ -12,6 +12,7 @@
  *              --timeout and the exit status
  *   options.c  the command line
  *   mapping.c  hwloc: slots, where each process goes and what it is bound to
+ *   limits.c   the open files a run needs, against RLIMIT_NOFILE
  *   session.c  the session directory, the process group of every job and
  *              the anchor process that cleans both up if drover dies
  *   launch.c   environments, the program's path, fork and exec
@@ -142,6 +143,13 @@ cpu_set_t *mapping_affinity(const launcher_map_t *map, const launcher_topology_t
 
 /* Free the placements. Accepts a zeroed struct. */
 void mapping_release(launcher_map_t *map);
+
+/* ---- limits.c --------------------------------------------------------- */
+
+/* Raise the soft limit on open files to the hard one and check that
+ * nprocs more processes fit beside the running ones. Refuses (a one-line
+ * message, PMIX_ERR_OUT_OF_RESOURCE) a job that does not. */
+pmix_status_t limits_fit(unsigned nprocs, unsigned running);
 
 /* ---- session.c -------------------------------------------------------- */
 

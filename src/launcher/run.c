@@ -3,9 +3,10 @@
  *         PMIx server and stay until every one has ended.
  *
  * Design notes:
- *  - The steps, in order: parse the command line; resolve the program and
- *    place the ranks (so that a missing program or too many ranks is one
- *    clear message before anything starts); create the session and its
+ *  - The steps, in order: parse the command line; resolve the program,
+ *    check the open-file limit and place the ranks (so that a missing
+ *    program or too many ranks is one clear message before anything
+ *    starts); create the session and its
  *    anchor (a fork, so before any thread); start the server library;
  *    launch the first job; run the loop; tear down in reverse.
  *  - The loop ends when no process of any job is left and their output has
@@ -171,6 +172,9 @@ static int execute(launcher_t *run)
         return LAUNCHER_EXIT_FAILURE;
     }
     status = command_line_app(run, app);
+    if (0 == status && PMIX_SUCCESS != limits_fit(app->nprocs, 0)) {
+        status = LAUNCHER_EXIT_FAILURE;
+    }
     if (0 != status) {
         job_free_apps(app, 1);
         return status;
