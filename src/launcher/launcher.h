@@ -193,9 +193,10 @@ void session_destroy(launcher_session_t *s);
 typedef struct iof iof_t;
 
 /* Start forwarding; closed(arg) runs in the loop whenever an output
- * stream reaches its end. Caller frees with iof_destroy. */
+ * stream reaches its end, broken(arg) when drover's stdout or stderr has
+ * lost its reader (EPIPE; once for each). Caller frees with iof_destroy. */
 iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void *arg),
-                  void *arg);
+                  void (*broken)(void *arg), void *arg);
 
 /* Make the pipes of a process whose output is tagged with tag (NULL:
  * none); fds receives the descriptors the child must dup2 onto 0, 1 and 2

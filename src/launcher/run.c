@@ -15,7 +15,9 @@
  *  - SIGINT, SIGTERM and SIGHUP are forwarded to every process; SIGKILL
  *    follows after the grace period, or at once on a second signal. drover
  *    then cleans up and ends by the same signal, so its caller sees what
- *    happened. --timeout ends the run with status 124.
+ *    happened. When its stdout or stderr loses its reader, the processes
+ *    are ended (SIGTERM) and drover ends by SIGPIPE. --timeout ends the
+ *    run with status 124.
  *  - Exit status: the first failure's (see job.c), else 0.
  */
 #include <errno.h>
@@ -70,6 +72,21 @@ void run_check_done(launcher_t *run)
 static void on_stream_closed(void *arg)
 {
     run_check_done(arg);
+}
+
+/* drover's stdout or stderr lost its reader (`drover run ... | head -1`):
+ * as the writer of a shell pipeline would, drover ends, by SIGPIPE, and
+ * the job with it. Quietly: a pipeline's writer dies without a word. */
+static void on_output_broken(void *arg)
+{
+    launcher_t *run = arg;
+    if (0 != run->interrupted_by) {
+        return;
+    }
+    run->interrupted_by = SIGPIPE;
+    run->status_fixed = true;
+    run->status = 128 + SIGPIPE;
+    job_end_all(run, SIGTERM);
 }
 
 static void on_sigchld(evutil_socket_t sig, short what, void *arg)
@@ -198,7 +215,8 @@ static int execute(launcher_t *run)
     }
     run->base = event_base_new();
     if (NULL == run->base ||
-        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed, run)) ||
+        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
+                                       on_output_broken, run)) ||
         NULL == (run->pubsub = pubsub_create(run->base)) ||
         NULL == (run->grace_timer = evtimer_new(run->base, on_grace, run)) ||
         NULL == (run->drain_timer = evtimer_new(run->base, on_drained, run)) ||
