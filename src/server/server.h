@@ -103,6 +103,7 @@ struct server_peer {
     uid_t uid;
     gid_t gid;
     bool close_when_flushed;
+    bool throttled;              /* not read while its output drains */
     bool tool;                   /* a tool, not a registered client */
     bool direct;                 /* a client's second, direct connection:
                                   * requests and replies only, no events */
