@@ -6,9 +6,9 @@
  *  - The steps, in order: parse the command line; resolve the program,
  *    check the open-file limit and place the ranks (so that a missing
  *    program or too many ranks is one clear message before anything
- *    starts); create the session and its
- *    anchor (a fork, so before any thread); start the server library;
- *    launch the first job; run the loop; tear down in reverse.
+ *    starts); create the session and its anchor (a fork, so before any
+ *    thread); start the server library; launch the first job; run the
+ *    loop; tear down in reverse.
  *  - The loop ends when no process of any job is left and their output has
  *    been written (output still held open by an orphan after the last
  *    process ended is waited for DRAIN_SECONDS at most).
@@ -84,8 +84,10 @@ static void on_output_broken(void *arg)
         return;
     }
     run->interrupted_by = SIGPIPE;
-    run->status_fixed = true;
-    run->status = 128 + SIGPIPE;
+    if (!run->status_fixed) {
+        run->status_fixed = true;
+        run->status = 128 + SIGPIPE;
+    }
     job_end_all(run, SIGTERM);
 }
 

@@ -11,17 +11,9 @@
  *     tool connection still gets its answers; then the rank reads every
  *     reply, whole: nothing was dropped.
  */
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "pmix.h"
-#include "protocol.h"
+#include "raw.h"
 
 #define BIG (1u << 20)
 #define NGETS 200
@@ -55,67 +47,6 @@ static long server_rss_kb(void)
         fclose(f);
     }
     return kb;
-}
-
-static int connect_server(void)
-{
-    const char *uri = getenv(PROTOCOL_URI_ENV);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    if (NULL == uri || 0 != strncmp(uri, PROTOCOL_URI_PREFIX, strlen(PROTOCOL_URI_PREFIX))) {
-        fprintf(stderr, "client_flood: no server\n");
-        exit(1);
-    }
-    snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", uri + strlen(PROTOCOL_URI_PREFIX));
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0 || 0 != connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-        perror("client_flood: connect");
-        exit(1);
-    }
-    /* Nothing here may wait forever: a server that stops reading or
-     * answering makes the call fail after a while instead. */
-    struct timeval tv = {.tv_sec = 10};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-    return fd;
-}
-
-/* The status of the next reply (its payload after the status in *rest if
- * not NULL, caller destructs), or 1 when none came. */
-static pmix_status_t reply_status(int fd, pmix_data_buffer_t *rest)
-{
-    protocol_header_t h;
-    pmix_data_buffer_t payload;
-    pmix_status_t status;
-    if (PMIX_SUCCESS != protocol_recv(fd, &h, &payload)) {
-        return 1;
-    }
-    if (PMIX_SUCCESS != protocol_unpack_status(&payload, &status)) {
-        status = 2;
-    }
-    if (NULL != rest) {
-        *rest = payload;
-    } else {
-        PMIX_DATA_BUFFER_DESTRUCT(&payload);
-    }
-    return status;
-}
-
-/* Say HELLO as p (a tool when tool); returns the answer's status. */
-static pmix_status_t hello(int fd, const pmix_proc_t *p, bool tool)
-{
-    pmix_data_buffer_t b;
-    pid_t pid = getpid();
-    bool direct = false;
-    pmix_info_t info;
-    PMIX_INFO_LOAD(&info, PMIX_REQUESTOR_IS_TOOL, &tool, PMIX_BOOL);
-    PMIX_DATA_BUFFER_CONSTRUCT(&b);
-    PMIx_Data_pack(NULL, &b, (void *)p, 1, PMIX_PROC);
-    PMIx_Data_pack(NULL, &b, &pid, 1, PMIX_PID);
-    PMIx_Data_pack(NULL, &b, &info, tool ? 1 : 0, PMIX_INFO);
-    PMIx_Data_pack(NULL, &b, &direct, 1, PMIX_BOOL);
-    protocol_send(fd, PROTOCOL_HELLO, 1, &b);
-    PMIX_DATA_BUFFER_DESTRUCT(&b);
-    return reply_status(fd, NULL);
 }
 
 /* A GET of key of who, as the client library sends it (commits: how many
@@ -178,9 +109,10 @@ static void stranger(void)
     EXPECT(growth < MAX_GROWTH_KB, "a 256 MiB frame before HELLO: the server grew by %ld KiB",
            growth);
     /* The answer, if it got through, refuses it; then the end. */
-    pmix_status_t st = reply_status(fd, NULL);
+    uint16_t cmd;
+    pmix_status_t st = reply_status(fd, &cmd);
     EXPECT(PMIX_ERR_BAD_PARAM == st || 1 == st, "the huge HELLO was answered %d", st);
-    EXPECT(1 == reply_status(fd, NULL), "the stranger's connection stays open");
+    EXPECT(1 == reply_status(fd, &cmd), "the stranger's connection stays open");
     close(fd);
     printf("client_flood: a stranger's 256 MiB frame: %zu bytes taken, server +%ld KiB\n", sent,
            growth);
@@ -190,12 +122,16 @@ static void stranger(void)
 static void others_served(const pmix_proc_t *me)
 {
     pmix_proc_t none;
+    pmix_info_t tool;
+    bool yes = true;
+    uint16_t cmd;
     int fd = connect_server();
     PMIX_LOAD_PROCID(&none, "", 0);
-    EXPECT(PMIX_SUCCESS == hello(fd, &none, true), "a tool is accepted meanwhile");
+    PMIX_INFO_LOAD(&tool, PMIX_REQUESTOR_IS_TOOL, &yes, PMIX_BOOL);
+    EXPECT(PMIX_SUCCESS == say_hello(fd, &none, &tool, 1), "a tool is accepted meanwhile");
     send_get(fd, 0, me, "flood.big");
     pmix_data_buffer_t rest;
-    pmix_status_t st = reply_status(fd, &rest);
+    pmix_status_t st = reply_payload(fd, &cmd, &rest);
     EXPECT(PMIX_SUCCESS == st, "the tool's GET is answered meanwhile: %d", st);
     if (PMIX_SUCCESS == st) {
         PMIX_DATA_BUFFER_DESTRUCT(&rest);
@@ -206,8 +142,9 @@ static void others_served(const pmix_proc_t *me)
 /* 2. Replies never read. */
 static void flood(const pmix_proc_t *me)
 {
+    uint16_t cmd;
     int fd = connect_server();
-    EXPECT(PMIX_SUCCESS == hello(fd, me, false), "HELLO as the rank");
+    EXPECT(PMIX_SUCCESS == say_hello(fd, me, NULL, 0), "HELLO as the rank");
     send_big_commit(fd, "flood.big");
     long base = server_rss_kb(), growth = 0;
     for (int i = 0; i < NGETS; i++) {
@@ -226,7 +163,7 @@ static void flood(const pmix_proc_t *me)
     int whole = 0;
     for (int i = 0; i < NGETS; i++) {
         pmix_data_buffer_t rest;
-        if (PMIX_SUCCESS != reply_status(fd, &rest)) {
+        if (PMIX_SUCCESS != reply_payload(fd, &cmd, &rest)) {
             break;
         }
         whole += rest.bytes_used >= BIG;
@@ -237,7 +174,7 @@ static void flood(const pmix_proc_t *me)
     pmix_data_buffer_t none;
     PMIX_DATA_BUFFER_CONSTRUCT(&none);
     protocol_send(fd, PROTOCOL_FINALIZE, 3, &none);
-    EXPECT(PMIX_SUCCESS == reply_status(fd, NULL), "FINALIZE is answered");
+    EXPECT(PMIX_SUCCESS == reply_status(fd, &cmd), "FINALIZE is answered");
     close(fd);
     printf("client_flood: %d unread 1 MiB replies: server +%ld KiB at most, %d read after\n",
            NGETS, growth, whole);
