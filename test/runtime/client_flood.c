@@ -10,6 +10,8 @@
  *     server must stop reading the rank's requests instead. Meanwhile a
  *     tool connection still gets its answers; then the rank reads every
  *     reply, whole: nothing was dropped.
+ *  3. PMIx_Init with directives too large for a HELLO is refused with
+ *     PMIX_ERR_BAD_PARAM (and a message), not left hanging.
  */
 #include <time.h>
 
@@ -191,6 +193,19 @@ int main(void)
     PMIX_LOAD_PROCID(&me, ns, (pmix_rank_t)atoi(rank));
     stranger();
     flood(&me);
+    /* The client library's own HELLO over the limit (directives too large
+     * for PMIx_Init) is refused, not cut off. */
+    size_t len = 2 * PROTOCOL_HELLO_MAX_PAYLOAD;
+    char *big = malloc(len + 1);
+    pmix_info_t info;
+    memset(big, 'x', len);
+    big[len] = '\0';
+    PMIX_INFO_LOAD(&info, "client_flood.big", big, PMIX_STRING);
+    free(big);
+    pmix_status_t rc = PMIx_Init(&me, &info, 1);
+    EXPECT(PMIX_ERR_BAD_PARAM == rc, "PMIx_Init with 32 KiB of directives: %s",
+           PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&info);
     if (0 != failures) {
         fprintf(stderr, "client_flood: %d failures\n", failures);
         return 1;
