@@ -16,6 +16,15 @@ source "$(dirname "$0")/lib.sh"
     one_line "$err" "100 ranks need about [0-9]* open files, the limit is 256 (ulimit -n)"
   check "... no rank started" test -z "$out"
   check "... nothing left behind" no_leftovers
+
+  GUARD_SECONDS=30 run -n 1 --oversubscribe "$CLIENT" spawn 100
+  check "PMIx_Spawn of 100 more under the same limit: refused, the spawner fails ($rc)" \
+    test "$rc" -eq 1
+  check "... a line naming the need and the limit" \
+    grep -q "^drover run: 101 ranks need about [0-9]* open files, the limit is 256 (ulimit -n)$" \
+    <<<"$err"
+  check "... the spawner was told" grep -q "not ok - rank 0: spawn 100" <<<"$out"
+  check "... nothing left behind" no_leftovers
   exit $fail
 ) || fail=1
 
