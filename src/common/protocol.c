@@ -169,6 +169,11 @@ pmix_status_t protocol_recv(int fd, protocol_header_t *h, pmix_data_buffer_t *pa
 /* Room for at least this much more each read; grown for big frames. */
 #define INBUF_CHUNK 16384
 
+static size_t max_payload(const protocol_inbuf_t *b)
+{
+    return 0 == b->max_payload ? PROTOCOL_MAX_PAYLOAD : b->max_payload;
+}
+
 pmix_status_t protocol_inbuf_fill(protocol_inbuf_t *b, int fd)
 {
     if (b->start > 0 && (b->start == b->len || b->cap - b->len < INBUF_CHUNK)) {
@@ -179,7 +184,7 @@ pmix_status_t protocol_inbuf_fill(protocol_inbuf_t *b, int fd)
     }
     if (b->cap - b->len < INBUF_CHUNK) {
         size_t cap = b->cap + INBUF_CHUNK;
-        if (cap > PROTOCOL_MAX_PAYLOAD + PROTOCOL_HEADER_SIZE + INBUF_CHUNK) {
+        if (cap > max_payload(b) + PROTOCOL_HEADER_SIZE + INBUF_CHUNK) {
             return PMIX_ERR_LOST_CONNECTION;
         }
         uint8_t *grown = realloc(b->data, cap);
@@ -216,6 +221,9 @@ pmix_status_t protocol_inbuf_next(protocol_inbuf_t *b, protocol_header_t *h,
     }
     if (PMIX_SUCCESS != (rc = protocol_decode_header(b->data + b->start, h))) {
         return rc;
+    }
+    if (h->length > max_payload(b)) {
+        return PMIX_ERR_OUT_OF_RESOURCE;
     }
     if (held - PROTOCOL_HEADER_SIZE < h->length) {
         return PMIX_ERR_WOULD_BLOCK;

@@ -23,6 +23,10 @@
 #define PROTOCOL_VERSION 1
 #define PROTOCOL_HEADER_SIZE 16
 #define PROTOCOL_MAX_PAYLOAD (256u << 20)
+/* The most a server takes from a peer before its HELLO: room for the name,
+ * the pid and the directives PMIx_Init or PMIx_tool_init was given, but
+ * not for a stranger's 256 MiB. */
+#define PROTOCOL_HELLO_MAX_PAYLOAD (16u << 10)
 
 /* A reply carries its request's command with this bit set, and its tag. */
 #define PROTOCOL_REPLY 0x8000u
@@ -99,6 +103,7 @@ typedef struct protocol_inbuf {
     size_t start;            /* first byte not yet taken */
     size_t len;              /* bytes held, from data */
     size_t cap;
+    size_t max_payload;      /* the largest frame taken; 0: PROTOCOL_MAX_PAYLOAD */
 } protocol_inbuf_t;
 
 /* Read what the non-blocking socket fd holds (one recv). Returns
@@ -109,8 +114,9 @@ pmix_status_t protocol_inbuf_fill(protocol_inbuf_t *b, int fd);
 
 /* Take the next whole frame out: PMIX_SUCCESS with h and payload (caller
  * destructs payload); PMIX_ERR_WOULD_BLOCK when no whole frame is held;
- * a protocol_decode_header error (h filled) for a bad header, which
- * leaves the frame in place. */
+ * a protocol_decode_header error (h filled) for a bad header, or
+ * PMIX_ERR_OUT_OF_RESOURCE for a frame over max_payload (known from its
+ * header alone), which leave the frame in place. */
 pmix_status_t protocol_inbuf_next(protocol_inbuf_t *b, protocol_header_t *h,
                                   pmix_data_buffer_t *payload);
 

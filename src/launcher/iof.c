@@ -18,6 +18,9 @@
  *    is read whenever the pipe has room.
  *  - Writes to drover's stdout/stderr block (poll) when the reader is
  *    slow: output is never dropped unless the reader has gone (EPIPE).
+ *    Then the run is told (broken), once: like the writer of a shell
+ *    pipeline whose reader has gone, the job is to end. What the ranks
+ *    write meanwhile is still read, and dropped, so none blocks.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +63,8 @@ struct iof {
     struct event_base *base;
     bool tag_output;
     void (*closed)(void *arg);
-    void *closed_arg;
+    void (*broken_cb)(void *arg);
+    void *closed_arg;      /* the argument of both */
     stream_t *streams;
     unsigned open;
     int devnull;
@@ -87,6 +91,9 @@ static void write_all(iof_t *iof, int fd, const char *data, size_t len)
             poll(&p, 1, -1);
         } else if (n < 0 && EINTR != errno) {
             iof->broken[fd] = true;
+            if (EPIPE == errno && NULL != iof->broken_cb) {
+                iof->broken_cb(iof->closed_arg);
+            }
         }
     }
 }
@@ -183,7 +190,7 @@ static void on_output(evutil_socket_t fd, short what, void *arg)
 }
 
 iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void *arg),
-                  void *arg)
+                  void (*broken)(void *arg), void *arg)
 {
     iof_t *iof = calloc(1, sizeof(*iof));
     if (NULL == iof) {
@@ -192,6 +199,7 @@ iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void 
     iof->base = base;
     iof->tag_output = tag_output;
     iof->closed = closed;
+    iof->broken_cb = broken;
     iof->closed_arg = arg;
     iof->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (iof->devnull < 0) {
@@ -428,6 +436,7 @@ void iof_destroy(iof_t *iof)
         return;
     }
     iof->closed = NULL;
+    iof->broken_cb = NULL;
     stdin_stop(iof);
     while (NULL != iof->streams) {
         stream_t *s = iof->streams;

@@ -235,7 +235,10 @@ static pmix_status_t prepare(launcher_job_t *job)
     snprintf(what, sizeof(what), "%s", 0 == job->index ? "the job" : job->nspace);
     pmix_status_t rc = PMIX_SUCCESS;
     if (NULL == job->map.cpusets) {
-        rc = mapping_place(&job->map, &run->topo, run->opts, job->nprocs, run->nalive, what);
+        rc = limits_fit(job->nprocs, run->nalive);
+        if (PMIX_SUCCESS == rc) {
+            rc = mapping_place(&job->map, &run->topo, run->opts, job->nprocs, run->nalive, what);
+        }
         if (PMIX_SUCCESS != rc) {
             return rc;
         }

@@ -12,6 +12,7 @@
  *              --timeout and the exit status
  *   options.c  the command line
  *   mapping.c  hwloc: slots, where each process goes and what it is bound to
+ *   limits.c   the open files a run needs, against RLIMIT_NOFILE
  *   session.c  the session directory, the process group of every job and
  *              the anchor process that cleans both up if drover dies
  *   launch.c   environments, the program's path, fork and exec
@@ -143,6 +144,13 @@ cpu_set_t *mapping_affinity(const launcher_map_t *map, const launcher_topology_t
 /* Free the placements. Accepts a zeroed struct. */
 void mapping_release(launcher_map_t *map);
 
+/* ---- limits.c --------------------------------------------------------- */
+
+/* Raise the soft limit on open files to the hard one and check that
+ * nprocs more processes fit beside the running ones. Refuses (a one-line
+ * message, PMIX_ERR_OUT_OF_RESOURCE) a job that does not. */
+pmix_status_t limits_fit(unsigned nprocs, unsigned running);
+
 /* ---- session.c -------------------------------------------------------- */
 
 typedef struct launcher_session {
@@ -185,9 +193,10 @@ void session_destroy(launcher_session_t *s);
 typedef struct iof iof_t;
 
 /* Start forwarding; closed(arg) runs in the loop whenever an output
- * stream reaches its end. Caller frees with iof_destroy. */
+ * stream reaches its end, broken(arg) when drover's stdout or stderr has
+ * lost its reader (EPIPE; once for each). Caller frees with iof_destroy. */
 iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void *arg),
-                  void *arg);
+                  void (*broken)(void *arg), void *arg);
 
 /* Make the pipes of a process whose output is tagged with tag (NULL:
  * none); fds receives the descriptors the child must dup2 onto 0, 1 and 2

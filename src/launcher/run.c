@@ -3,18 +3,21 @@
  *         PMIx server and stay until every one has ended.
  *
  * Design notes:
- *  - The steps, in order: parse the command line; resolve the program and
- *    place the ranks (so that a missing program or too many ranks is one
- *    clear message before anything starts); create the session and its
- *    anchor (a fork, so before any thread); start the server library;
- *    launch the first job; run the loop; tear down in reverse.
+ *  - The steps, in order: parse the command line; resolve the program,
+ *    check the open-file limit and place the ranks (so that a missing
+ *    program or too many ranks is one clear message before anything
+ *    starts); create the session and its anchor (a fork, so before any
+ *    thread); start the server library; launch the first job; run the
+ *    loop; tear down in reverse.
  *  - The loop ends when no process of any job is left and their output has
  *    been written (output still held open by an orphan after the last
  *    process ended is waited for DRAIN_SECONDS at most).
  *  - SIGINT, SIGTERM and SIGHUP are forwarded to every process; SIGKILL
  *    follows after the grace period, or at once on a second signal. drover
  *    then cleans up and ends by the same signal, so its caller sees what
- *    happened. --timeout ends the run with status 124.
+ *    happened. When its stdout or stderr loses its reader, the processes
+ *    are ended (SIGTERM) and drover ends by SIGPIPE. --timeout ends the
+ *    run with status 124.
  *  - Exit status: the first failure's (see job.c), else 0.
  */
 #include <errno.h>
@@ -69,6 +72,23 @@ void run_check_done(launcher_t *run)
 static void on_stream_closed(void *arg)
 {
     run_check_done(arg);
+}
+
+/* drover's stdout or stderr lost its reader (`drover run ... | head -1`):
+ * as the writer of a shell pipeline would, drover ends, by SIGPIPE, and
+ * the job with it. Quietly: a pipeline's writer dies without a word. */
+static void on_output_broken(void *arg)
+{
+    launcher_t *run = arg;
+    if (0 != run->interrupted_by) {
+        return;
+    }
+    run->interrupted_by = SIGPIPE;
+    if (!run->status_fixed) {
+        run->status_fixed = true;
+        run->status = 128 + SIGPIPE;
+    }
+    job_end_all(run, SIGTERM);
 }
 
 static void on_sigchld(evutil_socket_t sig, short what, void *arg)
@@ -171,6 +191,9 @@ static int execute(launcher_t *run)
         return LAUNCHER_EXIT_FAILURE;
     }
     status = command_line_app(run, app);
+    if (0 == status && PMIX_SUCCESS != limits_fit(app->nprocs, 0)) {
+        status = LAUNCHER_EXIT_FAILURE;
+    }
     if (0 != status) {
         job_free_apps(app, 1);
         return status;
@@ -194,7 +217,8 @@ static int execute(launcher_t *run)
     }
     run->base = event_base_new();
     if (NULL == run->base ||
-        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed, run)) ||
+        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
+                                       on_output_broken, run)) ||
         NULL == (run->pubsub = pubsub_create(run->base)) ||
         NULL == (run->grace_timer = evtimer_new(run->base, on_grace, run)) ||
         NULL == (run->drain_timer = evtimer_new(run->base, on_drained, run)) ||

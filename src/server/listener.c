@@ -9,11 +9,17 @@
  *    another user is refused even if it reached the socket somehow.
  *  - The directory and socket are removed by listener_stop; the host
  *    removes its own session directory (which may contain ours) on top.
+ *  - Every local client holds one or two connections, so the soft limit
+ *    on open files is raised to the hard one at start. When accept still
+ *    fails for want of descriptors the connection stays in the backlog:
+ *    the listener is not watched (it would be readable at once, forever)
+ *    until a connection closes or a short pause has passed.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -25,16 +31,49 @@
 
 #define SOCKET_NAME "server.sock"
 
+/* How long accepting pauses when descriptors run out and none is freed. */
+#define PAUSE_MS 100
+
 static int listen_fd = -1;
 static struct event *accept_event;
+static struct event *pause_timer;
+static bool paused;
+
+/* Stop watching the listener until a descriptor may be free again. */
+static void pause_accepting(void)
+{
+    struct timeval tv = {0, PAUSE_MS * 1000};
+    paused = true;
+    event_del(accept_event);
+    evtimer_add(pause_timer, &tv);
+}
+
+void listener_resume(void)
+{
+    if (!paused) {
+        return;
+    }
+    paused = false;
+    evtimer_del(pause_timer);
+    /* Pending connections make the listener readable at once. */
+    event_add(accept_event, NULL);
+}
+
+static void on_pause_over(evutil_socket_t fd, short what, void *arg)
+{
+    listener_resume();
+}
 
 static void on_accept(evutil_socket_t fd, short what, void *arg)
 {
     for (;;) {
         int conn = accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
         if (conn < 0) {
-            /* EAGAIN: drained. Anything else (EMFILE...) is retried at the
-             * next readiness rather than spinning here. */
+            if (EMFILE == errno || ENFILE == errno || ENOBUFS == errno || ENOMEM == errno) {
+                pause_accepting();
+            }
+            /* EAGAIN: drained; EINTR, ECONNABORTED...: the next readiness
+             * brings what is left. */
             return;
         }
         struct ucred cred;
@@ -72,10 +111,23 @@ static pmix_status_t make_paths(void)
     return PMIX_SUCCESS;
 }
 
+/* As many open files as the hard limit allows: a failure leaves the
+ * soft limit, which is then the one to live with. */
+static void raise_file_limit(void)
+{
+    struct rlimit rl;
+    if (0 == getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &rl);
+    }
+}
+
 pmix_status_t listener_start(void)
 {
     struct sockaddr_un addr = {.sun_family = AF_UNIX};
     pmix_status_t rc = make_paths();
+
+    raise_file_limit();
 
     if (PMIX_SUCCESS != rc) {
         listener_stop();
@@ -96,7 +148,8 @@ pmix_status_t listener_start(void)
         return rc;
     }
     accept_event = event_new(server.base, listen_fd, EV_READ | EV_PERSIST, on_accept, NULL);
-    if (NULL == accept_event || 0 != event_add(accept_event, NULL)) {
+    pause_timer = evtimer_new(server.base, on_pause_over, NULL);
+    if (NULL == accept_event || NULL == pause_timer || 0 != event_add(accept_event, NULL)) {
         listener_stop();
         return PMIX_ERR_NOMEM;
     }
@@ -109,6 +162,11 @@ void listener_stop(void)
         event_free(accept_event);
         accept_event = NULL;
     }
+    if (NULL != pause_timer) {
+        event_free(pause_timer);
+        pause_timer = NULL;
+    }
+    paused = false;
     if (listen_fd >= 0) {
         close(listen_fd);
         listen_fd = -1;

@@ -11,7 +11,13 @@
  *    version is answered with a clear HELLO error and the connection is
  *    closed once the answer is out; a malformed header closes it at once.
  *  - Until HELLO has named a registered client, HELLO is the only request
- *    accepted.
+ *    accepted, and no frame larger than a HELLO needs is read
+ *    (PROTOCOL_HELLO_MAX_PAYLOAD): a stranger cannot make the server hold
+ *    256 MiB frames.
+ *  - A peer that does not read its replies stops being read: once more
+ *    than OUT_HIGH_WATER bytes wait for it, its requests wait in the
+ *    socket until the queue is under OUT_LOW_WATER. Nothing is dropped,
+ *    and the server's memory stays bounded whatever the peer sends.
  *  - The handler table is indexed by command, one entry per request.
  *  - A client's FENCE and GET may come over its direct connection and
  *    overtake a COMMIT sent before them on the main one. They carry the
@@ -65,6 +71,11 @@ static const struct {
     [PROTOCOL_IOF_DEREGISTER] = {iof_deregister_request},
     [PROTOCOL_IOF_PUSH] = {iof_push_request},
 };
+
+/* Output queued for one peer above which its input is no longer read,
+ * and below which reading resumes. */
+#define OUT_HIGH_WATER (4u << 20)
+#define OUT_LOW_WATER (1u << 20)
 
 /* A request waiting for its client's earlier commits. */
 typedef struct deferred {
@@ -139,6 +150,7 @@ static void close_peer(server_peer_t *peer)
     }
     hello_peer_closed(peer);
     iof_peer_closed(peer);
+    listener_resume();
     /* The reference the open connection held. */
     peer_release(peer);
 }
@@ -217,19 +229,25 @@ void peer_close_when_flushed(server_peer_t *peer)
     }
 }
 
-/* A frame of another protocol version: say so in words, then hang up. */
-static void refuse_version(server_peer_t *peer, const protocol_header_t *h)
+/* A frame of another protocol version, or one too large before HELLO: say
+ * so in words, then hang up. */
+static void refuse_hello(server_peer_t *peer, const protocol_header_t *h)
 {
     pmix_data_buffer_t body;
     char *msg = NULL;
+    bool version = PROTOCOL_VERSION != h->version;
+    int n = version ? asprintf(&msg, "drover server speaks protocol version %d, the client "
+                               "version %u", PROTOCOL_VERSION, (unsigned)h->version)
+                    : asprintf(&msg, "a HELLO may hold %u bytes, this one has %u",
+                               PROTOCOL_HELLO_MAX_PAYLOAD, (unsigned)h->length);
 
     PMIX_DATA_BUFFER_CONSTRUCT(&body);
-    if (asprintf(&msg, "drover server speaks protocol version %d, the client version %u",
-                 PROTOCOL_VERSION, (unsigned)h->version) >= 0) {
+    if (n >= 0) {
         PMIx_Data_pack(NULL, &body, &msg, 1, PMIX_STRING);
         free(msg);
     }
-    peer_reply(peer, PROTOCOL_HELLO, h->tag, PMIX_ERR_NOT_SUPPORTED, &body);
+    peer_reply(peer, PROTOCOL_HELLO, h->tag, version ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_BAD_PARAM,
+               &body);
     PMIX_DATA_BUFFER_DESTRUCT(&body);
     peer_close_when_flushed(peer);
 }
@@ -319,16 +337,33 @@ void peer_dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_bu
     handlers[h->command].handle(peer, h->tag, payload);
 }
 
+/* The next whole frame, within what the peer may send at this point. */
+static pmix_status_t next_frame(server_peer_t *peer, protocol_header_t *h,
+                                pmix_data_buffer_t *payload)
+{
+    bool known = NULL != peer->client || peer->tool;
+    peer->in.max_payload = known ? PROTOCOL_MAX_PAYLOAD : PROTOCOL_HELLO_MAX_PAYLOAD;
+    return protocol_inbuf_next(&peer->in, h, payload);
+}
+
 /* Handle every whole frame read so far; stops when the connection
- * closes or is to close. */
+ * closes or is to close, or when its replies pile up unread (then the
+ * peer is not read until they drain: see on_writable). */
 static void handle_input(server_peer_t *peer)
 {
     protocol_header_t h;
     pmix_data_buffer_t payload;
-    pmix_status_t rc;
+    pmix_status_t rc = PMIX_ERR_WOULD_BLOCK;
 
-    while (peer->fd >= 0 && !peer->close_when_flushed &&
-           PMIX_SUCCESS == (rc = protocol_inbuf_next(&peer->in, &h, &payload))) {
+    while (peer->fd >= 0 && !peer->close_when_flushed && !peer->throttled) {
+        if (waiting_output(peer) > OUT_HIGH_WATER) {
+            peer->throttled = true;
+            event_del(peer->reading);
+            return;
+        }
+        if (PMIX_SUCCESS != (rc = next_frame(peer, &h, &payload))) {
+            break;
+        }
         if (0 != (h.command & PROTOCOL_REPLY)) {
             PMIX_DATA_BUFFER_DESTRUCT(&payload);
             close_peer(peer);
@@ -340,8 +375,8 @@ static void handle_input(server_peer_t *peer)
     if (peer->fd < 0 || peer->close_when_flushed || PMIX_ERR_WOULD_BLOCK == rc) {
         return;
     }
-    if (PMIX_ERR_NOT_SUPPORTED == rc) {
-        refuse_version(peer, &h);
+    if (PMIX_ERR_NOT_SUPPORTED == rc || PMIX_ERR_OUT_OF_RESOURCE == rc) {
+        refuse_hello(peer, &h);
     } else {
         close_peer(peer);
     }
@@ -375,6 +410,15 @@ static void on_writable(evutil_socket_t fd, short what, void *arg)
         event_add(peer->writing, NULL);
     } else if (peer->close_when_flushed) {
         close_peer(peer);
+        return;
+    }
+    if (peer->throttled && !peer->close_when_flushed && waiting_output(peer) < OUT_LOW_WATER) {
+        /* Drained enough: the requests already read go first. */
+        peer->throttled = false;
+        event_add(peer->reading, NULL);
+        peer_retain(peer);
+        handle_input(peer);
+        peer_release(peer);
     }
 }
 

@@ -103,6 +103,7 @@ struct server_peer {
     uid_t uid;
     gid_t gid;
     bool close_when_flushed;
+    bool throttled;              /* not read while its output drains */
     bool tool;                   /* a tool, not a registered client */
     bool direct;                 /* a client's second, direct connection:
                                   * requests and replies only, no events */
@@ -147,6 +148,10 @@ pmix_status_t listener_start(void);
 
 /* Stop accepting; remove the socket and the directory. */
 void listener_stop(void);
+
+/* A descriptor was freed: accepting resumes if it paused for want of
+ * one. */
+void listener_resume(void);
 
 /* ---- peer.c ----------------------------------------------------------- */
 

@@ -4,15 +4,7 @@
  * connection) and leave the server serving. At the end the rank
  * initialises normally and fences with the others.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <unistd.h>
-
-#include "pmix.h"
-#include "protocol.h"
+#include "raw.h"
 
 static int failures;
 
@@ -24,78 +16,18 @@ static int failures;
         }                                                       \
     } while (0)
 
-static int connect_server(void)
-{
-    const char *uri = getenv(PROTOCOL_URI_ENV);
-    struct sockaddr_un addr = {.sun_family = AF_UNIX};
-    if (NULL == uri || 0 != strncmp(uri, PROTOCOL_URI_PREFIX, strlen(PROTOCOL_URI_PREFIX))) {
-        fprintf(stderr, "client_hostile: no server\n");
-        exit(1);
-    }
-    snprintf(addr.sun_path, sizeof(addr.sun_path), "%s", uri + strlen(PROTOCOL_URI_PREFIX));
-    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-    if (fd < 0 || 0 != connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
-        perror("client_hostile: connect");
-        exit(1);
-    }
-    struct timeval tv = {.tv_sec = 10};
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-    return fd;
-}
-
-static void send_raw(int fd, uint32_t magic, uint16_t version, uint16_t command, uint32_t length,
-                     const void *payload, size_t n)
-{
-    protocol_header_t h = {.magic = magic, .version = version, .command = command, .tag = 7,
-                           .length = length};
-    uint8_t raw[PROTOCOL_HEADER_SIZE];
-    protocol_encode_header(&h, raw);
-    if (write(fd, raw, sizeof(raw)) != (ssize_t)sizeof(raw) ||
-        (n > 0 && write(fd, payload, n) != (ssize_t)n)) {
-        perror("client_hostile: write");
-    }
-}
-
-/* The status of the next reply, or 1 when the connection closed. */
-static pmix_status_t reply_status(int fd, uint16_t *command)
-{
-    protocol_header_t h;
-    pmix_data_buffer_t payload;
-    pmix_status_t status;
-    if (PMIX_SUCCESS != protocol_recv(fd, &h, &payload)) {
-        return 1;
-    }
-    *command = h.command;
-    if (PMIX_SUCCESS != protocol_unpack_status(&payload, &status)) {
-        status = 2;
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&payload);
-    return status;
-}
-
 static bool closed(int fd)
 {
     char c;
     return 0 == recv(fd, &c, 1, 0);
 }
 
-/* Say HELLO as p; returns the answer's status, *fd the connection. */
+/* Say HELLO as p on a new connection; returns the answer's status, *fd
+ * the connection. */
 static pmix_status_t hello(const pmix_proc_t *p, int *out)
 {
-    int fd = connect_server();
-    pmix_data_buffer_t b;
-    pid_t pid = getpid();
-    bool direct = false;
-    uint16_t cmd;
-    PMIX_DATA_BUFFER_CONSTRUCT(&b);
-    PMIx_Data_pack(NULL, &b, (void *)p, 1, PMIX_PROC);
-    PMIx_Data_pack(NULL, &b, &pid, 1, PMIX_PID);
-    PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
-    PMIx_Data_pack(NULL, &b, &direct, 1, PMIX_BOOL);
-    protocol_send(fd, PROTOCOL_HELLO, 1, &b);
-    PMIX_DATA_BUFFER_DESTRUCT(&b);
-    *out = fd;
-    return reply_status(fd, &cmd);
+    *out = connect_server();
+    return say_hello(*out, p, NULL, 0);
 }
 
 int main(void)
