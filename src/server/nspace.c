@@ -128,15 +128,25 @@ static pmix_status_t do_register_nspace(void *arg)
     store_ns_t *data;
     pmix_status_t rc;
 
+    pmix_info_t *rewritten = NULL, *info = op->info;
+    size_t ninfo = op->ninfo;
+
     if (NULL == ns || NULL == (data = store_ns(&server.data, ns->name, true))) {
         return PMIX_ERR_NOMEM;
     }
-    if (PMIX_SUCCESS != (rc = store_ingest(data, op->info, op->ninfo))) {
+    if (PMIX_SUCCESS != (rc = jobmaps_rewrite(op->info, op->ninfo, &rewritten, &ninfo))) {
         return rc;
     }
-    if (op->ninfo > 0 &&
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &ns->reg, op->info, (int32_t)op->ninfo,
-                                             PMIX_INFO))) {
+    if (NULL != rewritten) {
+        info = rewritten;
+    }
+    if (PMIX_SUCCESS == (rc = store_ingest(data, info, ninfo)) && ninfo > 0) {
+        rc = PMIx_Data_pack(NULL, &ns->reg, info, (int32_t)ninfo, PMIX_INFO);
+    }
+    if (NULL != rewritten) {
+        PMIX_INFO_FREE(rewritten, ninfo);
+    }
+    if (PMIX_SUCCESS != rc) {
         return rc;
     }
     if (op->nlocal > 0) {
