@@ -1,4 +1,4 @@
-# cluster.sh - a real multi-node Slurm cluster on one machine, for tests and
+# cluster.sh - (bash) a real multi-node Slurm cluster on one machine, for tests and
 # benchmarks (sourced; needs root). Every node is a network and UTS
 # namespace of its own, with its own hostname, /etc/hosts, /tmp and
 # /dev/shm, joined to the others by veth pairs on a bridge that lives in a
@@ -35,7 +35,7 @@ cluster_fail() {
 # In namespace $1 (of ours), with the node's hostname $2 and private files:
 # run the rest.
 cluster_in() {
-    ns=$1 name=$2
+    local ns=$1 name=$2
     shift 2
     nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private \
         env CLUSTER_DIR="$CLUSTER_DIR" NAME="$name" LIB="${CLUSTER_LIBPMIX:-}" \
@@ -51,6 +51,7 @@ cluster_in() {
 }
 
 cluster_stop() {
+    local ns pids
     trap - EXIT INT TERM
     for ns in $(ip netns list 2>/dev/null | awk -v p="$CLUSTER_PREFIX-" 'index($1, p) == 1 {print $1}'); do
         pids=$(ip netns pids "$ns" 2>/dev/null)
@@ -69,7 +70,7 @@ cluster_stop() {
 }
 
 cluster_config() {
-    n=$1
+    local n=$1 k
     cat >"$CLUSTER_DIR/slurm.conf" <<CONF
 ClusterName=drover
 SlurmctldHost=ctl(10.250.0.1)
@@ -117,7 +118,7 @@ CONF
 # Join namespace $1 (made here) to the switch as $2, address $3, its end
 # "eth0".
 cluster_plug() {
-    ns=$CLUSTER_PREFIX-$1
+    local ns=$CLUSTER_PREFIX-$1
     ip netns add "$ns" || cluster_fail "cannot create network namespace $ns"
     ip -n "$CLUSTER_PREFIX-sw" link add "v-$1" type veth peer name eth0 netns "$ns"
     ip -n "$CLUSTER_PREFIX-sw" link set "v-$1" master br0 up
@@ -129,6 +130,7 @@ cluster_plug() {
 # The switch: a bridge in a namespace of its own, the controller and the
 # nodes plugged into it.
 cluster_network() {
+    local k
     ip netns add "$CLUSTER_PREFIX-sw" || cluster_fail "cannot create network namespaces (root needed)"
     ip -n "$CLUSTER_PREFIX-sw" link add br0 type bridge
     ip -n "$CLUSTER_PREFIX-sw" link set br0 up
@@ -139,7 +141,7 @@ cluster_network() {
 }
 
 cluster_start() {
-    n=$1
+    local n=$1 k i idle
     trap cluster_stop EXIT
     trap 'exit 130' INT TERM
     CLUSTER_DIR=$(mktemp -d /var/tmp/drover-slurm.XXXXXX) || cluster_fail "no private directory"

@@ -2,8 +2,10 @@
  * pmix_span.c - a PMIx program built only against OpenPMIx's headers and
  * library, across Slurm nodes: every rank puts a value, commits, fences
  * with data collection and reads every other rank's value; the node count
- * must be NODES. Each rank prints "rank R on HOST: PMIX-VERSION" (which
- * library served it), rank 0 then "PASS pmix_span".
+ * must be NODES. Each rank prints "rank R on HOST: inode I: PMIX-VERSION"
+ * (I: the inode of the libpmix file /proc/self/maps shows it mapped, which
+ * tells drover's from OpenPMIx's whatever the path), rank 0 then
+ * "PASS pmix_span".
  *
  * usage: pmix_span NODES [BYTES [ROUNDS]]
  *   with BYTES, each rank puts BYTES of data and the fence is repeated
@@ -28,6 +30,25 @@ static int failures;
             failures++;                                                    \
         }                                                                  \
     } while (0)
+
+/* The inode of the libpmix this process has mapped, or 0. */
+static unsigned long libpmix_inode(void)
+{
+    char line[1024];
+    unsigned long inode = 0;
+    FILE *maps = fopen("/proc/self/maps", "r");
+
+    while (NULL != maps && 0 == inode && NULL != fgets(line, sizeof(line), maps)) {
+        if (NULL != strstr(line, "/libpmix.so") &&
+            1 != sscanf(line, "%*s %*s %*s %*s %lu", &inode)) {
+            inode = 0;
+        }
+    }
+    if (NULL != maps) {
+        fclose(maps);
+    }
+    return inode;
+}
 
 static double now_us(void)
 {
@@ -77,7 +98,7 @@ int main(int argc, char **argv)
         return 1;
     }
     gethostname(host, sizeof(host) - 1);
-    printf("rank %u on %s: %s\n", me.rank, host, PMIx_Get_version());
+    printf("rank %u on %s: inode %lu: %s\n", me.rank, host, libpmix_inode(), PMIx_Get_version());
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
     rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v);
     CHECK(PMIX_SUCCESS == rc && NULL != v, "job size: %s", PMIx_Error_string(rc));
