@@ -17,6 +17,8 @@
 #   cluster_srun ARGS    srun from the controller's namespace, killed after
 #                        CLUSTER_TIMEOUT seconds (60)
 #   cluster_node_pids K  the pids running in node K's namespace
+#   cluster_use LIB      from the next step on, every node runs LIB (empty:
+#                        OpenPMIx), for benchmarks that alternate
 #   cluster_stop         kill everything, delete the namespaces and files
 #                        (installed as the EXIT trap by cluster_start)
 
@@ -176,6 +178,15 @@ cluster_start() {
 
 cluster_srun() {
     cluster_in "$CLUSTER_PREFIX-ctl" ctl timeout -k 5 "${CLUSTER_TIMEOUT:-60}" srun "$@"
+}
+
+cluster_use() {
+    local k pid
+    for k in $(seq "$CLUSTER_NODES"); do
+        pid=$(cat "$CLUSTER_DIR/node$k/slurmd.pid") || cluster_fail "no slurmd on node$k"
+        nsenter -t "$pid" -m sh -c 'umount "$0" 2>/dev/null; [ -z "$1" ] || mount --bind "$1" "$0"' \
+            "$CLUSTER_OPENPMIX" "$1" || cluster_fail "cannot bind $1 on node$k"
+    done
 }
 
 cluster_node_pids() {
