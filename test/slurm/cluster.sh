@@ -16,6 +16,7 @@
 #   cluster_start N      start N nodes (node1..nodeN), wait until idle
 #   cluster_srun ARGS    srun from the controller's namespace, killed after
 #                        CLUSTER_TIMEOUT seconds (60)
+#   cluster_salloc ARGS  salloc from there (same limit)
 #   cluster_node_pids K  the pids running in node K's namespace
 #   cluster_use LIB      from the next step on, every node runs LIB (empty:
 #                        OpenPMIx), for benchmarks that alternate
@@ -178,6 +179,10 @@ cluster_start() {
 
 cluster_srun() {
     cluster_in "$CLUSTER_PREFIX-ctl" ctl timeout -k 5 "${CLUSTER_TIMEOUT:-60}" srun "$@"
+}
+
+cluster_salloc() {
+    cluster_in "$CLUSTER_PREFIX-ctl" ctl timeout -k 5 "${CLUSTER_TIMEOUT:-60}" salloc "$@"
 }
 
 cluster_use() {
