@@ -53,19 +53,34 @@ cluster_in() {
         exec "$@"' cluster "$@"
 }
 
-cluster_stop() {
+# The namespaces whose names start with $1: every process in them ended
+# (TERM, then KILL), then the namespaces deleted.
+cluster_remove_namespaces() {
     local ns pids
-    trap - EXIT INT TERM
-    for ns in $(ip netns list 2>/dev/null | awk -v p="$CLUSTER_PREFIX-" 'index($1, p) == 1 {print $1}'); do
+    for ns in $(ip netns list 2>/dev/null | awk -v p="$1" 'index($1, p) == 1 {print $1}'); do
         pids=$(ip netns pids "$ns" 2>/dev/null)
         [ -n "$pids" ] && kill -TERM $pids 2>/dev/null
     done
     sleep 0.3
-    for ns in $(ip netns list 2>/dev/null | awk -v p="$CLUSTER_PREFIX-" 'index($1, p) == 1 {print $1}'); do
+    for ns in $(ip netns list 2>/dev/null | awk -v p="$1" 'index($1, p) == 1 {print $1}'); do
         pids=$(ip netns pids "$ns" 2>/dev/null)
         [ -n "$pids" ] && kill -KILL $pids 2>/dev/null
         ip netns del "$ns" 2>/dev/null
     done
+}
+
+# Namespaces left by a run that was killed outright (SIGKILL leaves no trap
+# to run): those of a prefix whose script is no longer alive.
+cluster_remove_stale() {
+    local pid
+    for pid in $(ip netns list 2>/dev/null | sed -n 's/^drover-slurm-\([0-9]*\)-.*/\1/p' | sort -u); do
+        kill -0 "$pid" 2>/dev/null || cluster_remove_namespaces "drover-slurm-$pid-"
+    done
+}
+
+cluster_stop() {
+    trap - EXIT INT TERM
+    cluster_remove_namespaces "$CLUSTER_PREFIX-"
     [ -n "$CLUSTER_MUNGED" ] && kill "$CLUSTER_MUNGED" 2>/dev/null && wait "$CLUSTER_MUNGED" 2>/dev/null
     CLUSTER_MUNGED=
     [ -n "$CLUSTER_DIR" ] && rm -rf "$CLUSTER_DIR"
@@ -147,6 +162,7 @@ cluster_start() {
     local n=$1 k i idle
     trap cluster_stop EXIT
     trap 'exit 130' INT TERM
+    cluster_remove_stale
     CLUSTER_DIR=$(mktemp -d /var/tmp/drover-slurm.XXXXXX) || cluster_fail "no private directory"
     chmod 755 "$CLUSTER_DIR"
     CLUSTER_NODES=$n
