@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pmix.h"
+#include "pmix_tool.h"
 #include "slurmlike.h"
 
 static pthread_mutex_t coll_lock;
@@ -49,6 +50,20 @@ static pmix_status_t connected(const pmix_proc_t *proc, void *server_object,
 
 static pmix_status_t finalized(const pmix_proc_t *proc, void *server_object,
                                pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_SUCCESS, cbdata);
+    }
+    return PMIX_SUCCESS;
+}
+
+/* Not Slurm's (it has none), but a host's own push_stdin answering inline
+ * is its right: the library must still not run the callback of the host's
+ * PMIx_IOF_push inside that call. */
+static pmix_status_t push_stdin(const pmix_proc_t *source, const pmix_proc_t targets[],
+                                size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                                const pmix_byte_object_t *bo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
 {
     if (NULL != cbfunc) {
         cbfunc(PMIX_SUCCESS, cbdata);
@@ -136,6 +151,7 @@ static void calls_inside(const pmix_proc_t *procs)
     expect(PMIx_server_IOF_deliver(&rank0, PMIX_FWD_STDOUT_CHANNEL, &bo, NULL, 0, op_done, NULL),
            "IOF_deliver");
     expect(PMIx_server_dmodex_request(&rank0, dmodex_done, NULL), "dmodex_request");
+    expect(PMIx_IOF_push(&rank0, 1, &bo, NULL, 0, op_done, NULL), "IOF_push");
     expect(PMIx_Register_event_handler(&code, 1, NULL, 0, ignore, handler_done, NULL),
            "Register_event_handler");
 }
@@ -167,6 +183,7 @@ void slurmlike_module(pmix_server_module_t *module)
     module->client_connected = connected;
     module->client_finalized = finalized;
     module->fence_nb = fence_nb;
+    module->push_stdin = push_stdin;
 }
 
 /* Slurm's default handler kills the step on any event. */
