@@ -37,7 +37,8 @@
  *    (PMIx_Register_event_handler) as PMIX_ERR_LOST_CONNECTION, with the
  *    client as source, as OpenPMIx 4.2 does; hosts end the job on it.
  *  - Registration: PMIX_NUM_NODES and PMIX_NODE_LIST are derived from a
- *    PMIX_NODE_MAP the host gives (unless it gives them too);
+ *    PMIX_NODE_MAP the host gives (unless it gives them too; a node map
+ *    that cannot be read fails the registration with PMIX_ERR_BAD_PARAM);
  *    PMIX_NODE_MAP and PMIX_PROC_MAP themselves are not returned to
  *    clients' PMIx_Get, as with OpenPMIx.
  */

@@ -202,8 +202,31 @@ static void step_handler(size_t id, pmix_status_t status, const pmix_proc_t *sou
     }
 }
 
+/* A node map that cannot be read is refused, and the job is not there. */
+static void bad_map(void)
+{
+    pmix_info_t info[2];
+    pmix_proc_t wild;
+    pmix_value_t *v = NULL;
+    uint32_t size = 2;
+    pmix_nspace_t name = "minihost.badmap";
+
+    PMIx_Info_load(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    PMIx_Info_load(&info[1], PMIX_NODE_MAP, "pmix:n[2:1-", PMIX_STRING);
+    pmix_status_t rc = PMIx_server_register_nspace(name, 1, info, 2, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    PMIX_LOAD_PROCID(&wild, name, PMIX_RANK_WILDCARD);
+    if (PMIX_ERR_BAD_PARAM != rc ||
+        PMIX_ERR_NOT_FOUND != PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v)) {
+        fprintf(stderr, "minihost -s: a malformed node map: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+}
+
 void slurmlike_start(void)
 {
+    bad_map();
     pmix_status_t rc = PMIx_Register_event_handler(NULL, 0, NULL, 0, step_handler, NULL, NULL);
     if (rc < 0) {
         fprintf(stderr, "minihost -s: default handler: %s\n", PMIx_Error_string(rc));
