@@ -103,7 +103,7 @@ static int export_values(const launcher_options_t *opts)
 int slurm_run(const launcher_options_t *opts, unsigned nodes)
 {
     const char *bad = unmappable(opts), *why;
-    char *program = NULL, ntasks[32], chdir_opt[4096];
+    char *program = NULL, ntasks[32], *chdir_opt = NULL;
     int rc = launch_resolve(opts->argv[0], environ, opts->wdir, &program, &why);
 
     if (0 != rc) {
@@ -129,14 +129,15 @@ int slurm_run(const launcher_options_t *opts, unsigned nodes)
         return LAUNCHER_EXIT_FAILURE;
     }
     snprintf(ntasks, sizeof(ntasks), "--ntasks=%u", opts->nranks);
-    snprintf(chdir_opt, sizeof(chdir_opt), "--chdir=%s", NULL != opts->wdir ? opts->wdir : ".");
     size_t nargs = 0;
     while (NULL != opts->argv[nargs]) {
         nargs++;
     }
     const char **argv = calloc(nargs + 9, sizeof(*argv));
-    if (NULL == argv) {
+    if (NULL == argv ||
+        (NULL != opts->wdir && asprintf(&chdir_opt, "--chdir=%s", opts->wdir) < 0)) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        free(argv);
         return LAUNCHER_EXIT_FAILURE;
     }
     size_t k = 0;
@@ -144,7 +145,9 @@ int slurm_run(const launcher_options_t *opts, unsigned nodes)
     argv[k++] = "--mpi=pmix";
     argv[k++] = ntasks;
     argv[k++] = "--kill-on-bad-exit=1"; /* a failed rank ends the job, as with drover */
-    argv[k++] = chdir_opt;
+    if (NULL != chdir_opt) {
+        argv[k++] = chdir_opt;
+    }
     if (opts->oversubscribe) {
         argv[k++] = "--overcommit";
     }
@@ -154,8 +157,10 @@ int slurm_run(const launcher_options_t *opts, unsigned nodes)
     argv[k++] = "--";
     memcpy(&argv[k], opts->argv, nargs * sizeof(*argv));
     execvp("srun", (char **)argv);
+    int err = errno;
     fprintf(stderr, LAUNCHER_NAME ": cannot run srun for this %u-node Slurm allocation: %s\n",
-            nodes, strerror(errno));
+            nodes, strerror(err));
+    free(chdir_opt);
     free(argv);
-    return ENOENT == errno ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC;
+    return ENOENT == err ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC;
 }

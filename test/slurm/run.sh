@@ -150,6 +150,12 @@ allocated alloc_abort -N 2 -n 4 "$DROVER" run -n 4 "$MPI_SPAN" 2 abort 7
 ok=$?
 result $ok "drover run in a 2-node allocation: MPI_Abort(7)'s code is the run's (got $rc)"
 [ $ok -eq 0 ] || show alloc_abort
+allocated timeout_refused -N 2 -n 2 "$DROVER" run --timeout 30 -n 2 "$PMIX_SPAN" 2
+lines=$(grep -vc "^salloc: " "$CLUSTER_DIR/timeout_refused.err")
+[ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -- "--timeout is not supported" "$CLUSTER_DIR/timeout_refused.err"
+ok=$?
+result $ok "drover run --timeout in a 2-node allocation: refused in one line (status $rc)"
+[ $ok -eq 0 ] || show timeout_refused
 allocated caf_refused -N 2 "$DROVER" run -n 2 "$CAF_HELLO"
 lines=$(grep -vc "^salloc: " "$CLUSTER_DIR/caf_refused.err")
 [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q "is a coarray program" "$CLUSTER_DIR/caf_refused.err"
