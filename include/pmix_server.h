@@ -14,8 +14,8 @@
  *    A call that takes a cbfunc and returns PMIX_SUCCESS runs it exactly
  *    once later, from the library's progress thread and never inside the
  *    call itself, even when the host makes the call from inside one of its
- *    module functions; any other return means it never runs. Where noted, a NULL
- *    cbfunc makes the call block, and success is then reported as
+ *    module functions; any other return means it never runs. Where noted,
+ *    a NULL cbfunc makes the call block, and success is then reported as
  *    PMIX_OPERATION_SUCCEEDED.
  *  - Calls from the library into the host (the module below): the host must
  *    return quickly and finish the work asynchronously. It returns
@@ -343,7 +343,8 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace
                                                       pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* Forget job nspace and all its clients. Returns nothing, so cbfunc (if not
- * NULL) is always called; with cbfunc NULL the call blocks. */
+ * NULL) is always called (inside the call only when the server is not
+ * running or memory runs out); with cbfunc NULL the call blocks. */
 PMIX_EXPORT void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
                                                void *cbdata);
 
@@ -357,7 +358,8 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, u
 
 /* Forget client proc, normally only after a failure (deregistering the
  * namespace covers it otherwise). Returns nothing, so cbfunc (if not NULL)
- * is always called; with cbfunc NULL the call blocks. */
+ * is always called (inside the call only when the server is not running
+ * or memory runs out); with cbfunc NULL the call blocks. */
 PMIX_EXPORT void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc,
                                                void *cbdata);
 
