@@ -13,6 +13,8 @@ packages=(
   gfortran                          # coarray tests (drover caf)
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
   libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
+  slurm-wlm munge                   # test/slurm: a multi-node Slurm cluster in namespaces
+  iproute2 util-linux               # test/slurm: ip netns, unshare, nsenter
 )
 
 missing=()

@@ -12,8 +12,10 @@
  *  - Calls into the library: arguments are borrowed, until return for a
  *    blocking call and until the callback has run for a non-blocking one.
  *    A call that takes a cbfunc and returns PMIX_SUCCESS runs it exactly
- *    once later; any other return means it never runs. Where noted, a NULL
- *    cbfunc makes the call block, and success is then reported as
+ *    once later, from the library's progress thread and never inside the
+ *    call itself, even when the host makes the call from inside one of its
+ *    module functions; any other return means it never runs. Where noted,
+ *    a NULL cbfunc makes the call block, and success is then reported as
  *    PMIX_OPERATION_SUCCEEDED.
  *  - Calls from the library into the host (the module below): the host must
  *    return quickly and finish the work asynchronously. It returns
@@ -25,6 +27,20 @@
  *    what the host passes back through cbfunc stays the host's and may be
  *    freed once cbfunc returns, or once the library calls the release_fn
  *    the host supplied.
+ *  - The host may call cbfunc from any thread, including inside the module
+ *    function, holding its own locks: the library only records the answer
+ *    there, and acts on it (replies, calls release_fn) from its progress
+ *    thread after the module function has returned. Slurm's fence_nb, for
+ *    one, answers inline while holding a lock its release_fn takes.
+ *  - A client whose connection drops before PMIx_Finalize is reported to
+ *    the event handlers the host registered in its own process
+ *    (PMIx_Register_event_handler) as PMIX_ERR_LOST_CONNECTION, with the
+ *    client as source, as OpenPMIx 4.2 does; hosts end the job on it.
+ *  - Registration: PMIX_NUM_NODES and PMIX_NODE_LIST are derived from a
+ *    PMIX_NODE_MAP the host gives (unless it gives them too; a node map
+ *    that cannot be read fails the registration with PMIX_ERR_BAD_PARAM);
+ *    PMIX_NODE_MAP and PMIX_PROC_MAP themselves are not returned to
+ *    clients' PMIx_Get, as with OpenPMIx.
  */
 #ifndef PMIx_SERVER_API_H
 #define PMIx_SERVER_API_H
@@ -37,16 +53,19 @@ extern "C" {
 
 /* ---- Host module: client lifecycle ------------------------------------ */
 
-/* A registered client has connected and is held until cbfunc runs.
- * server_object is the pointer the host gave PMIx_server_register_client
- * (the host's, never freed by the library). Superseded by client_connected2. */
+/* A registered client has connected. As in OpenPMIx 4.2, the client has
+ * already been answered and goes on: the library calls this afterwards
+ * with a NULL cbfunc and waits for nothing. An error return closes the
+ * client's connection. server_object is the pointer the host gave
+ * PMIx_server_register_client (the host's, never freed by the library).
+ * Superseded by client_connected2. */
 typedef pmix_status_t (*pmix_server_client_connected_fn_t)(const pmix_proc_t *proc,
                                                            void *server_object,
                                                            pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* As pmix_server_client_connected_fn_t, with the information the client
- * sent (borrowed, like every input). Used instead of client_connected when
- * both are set. */
+ * sent (borrowed, like every input), but its return is ignored (as in
+ * OpenPMIx 4.2). Used instead of client_connected when both are set. */
 typedef pmix_status_t (*pmix_server_client_connected2_fn_t)(const pmix_proc_t *proc,
                                                             void *server_object,
                                                             pmix_info_t info[], size_t ninfo,
@@ -324,7 +343,8 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace
                                                       pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* Forget job nspace and all its clients. Returns nothing, so cbfunc (if not
- * NULL) is always called; with cbfunc NULL the call blocks. */
+ * NULL) is always called (inside the call only when the server is not
+ * running or memory runs out); with cbfunc NULL the call blocks. */
 PMIX_EXPORT void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
                                                void *cbdata);
 
@@ -338,7 +358,8 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, u
 
 /* Forget client proc, normally only after a failure (deregistering the
  * namespace covers it otherwise). Returns nothing, so cbfunc (if not NULL)
- * is always called; with cbfunc NULL the call blocks. */
+ * is always called (inside the call only when the server is not running
+ * or memory runs out); with cbfunc NULL the call blocks. */
 PMIX_EXPORT void PMIx_server_deregister_client(const pmix_proc_t *proc, pmix_op_cbfunc_t cbfunc,
                                                void *cbdata);
 

@@ -3,8 +3,8 @@
  * of a job run on a node, and which nodes a job uses.
  *
  * Both read the job's registration: its node and rank maps
- * (PMIX_NODE_MAP, PMIX_PROC_MAP) when present, else every rank's
- * PMIX_HOSTNAME. A namespace whose registration is not here yet is
+ * (PMIX_NODE_MAP, PMIX_PROC_MAP, kept under the keys of maps.h) when
+ * present, else every rank's PMIX_HOSTNAME. A namespace whose registration is not here yet is
  * fetched from the server first (a get of its job size does that).
  * A NULL namespace means every namespace known here.
  */
@@ -35,6 +35,12 @@ static const char *string_of(const pmix_value_t *v)
     return NULL != v && PMIX_STRING == v->type ? v->data.string : NULL;
 }
 
+/* A map of the job's registration (key of maps.h), or NULL. */
+static const char *map_of(store_ns_t *ns, const char *key)
+{
+    return string_of(store_lookup(ns, PMIX_RANK_WILDCARD, key, NULL));
+}
+
 /* Add a proc to the growing array. */
 static pmix_status_t add_proc(pmix_proc_t **procs, size_t *n, const char *nspace,
                               pmix_rank_t rank)
@@ -52,8 +58,8 @@ static pmix_status_t add_proc(pmix_proc_t **procs, size_t *n, const char *nspace
 /* The ranks of ns on node, from the maps or the hostnames (lock held). */
 static pmix_status_t peers_in(store_ns_t *ns, const char *node, pmix_proc_t **procs, size_t *n)
 {
-    const char *node_map = string_of(store_lookup(ns, PMIX_RANK_WILDCARD, PMIX_NODE_MAP, NULL));
-    const char *proc_map = string_of(store_lookup(ns, PMIX_RANK_WILDCARD, PMIX_PROC_MAP, NULL));
+    const char *node_map = map_of(ns, MAPS_NODE_MAP_KEY);
+    const char *proc_map = map_of(ns, MAPS_PROC_MAP_KEY);
     pmix_status_t rc = PMIX_SUCCESS;
 
     if (NULL != node_map && NULL != proc_map) {
@@ -170,7 +176,7 @@ static void add_node(strbuf_t *b, const char *name)
 static pmix_status_t collect_nodes(store_ns_t *ns, void *arg)
 {
     strbuf_t *b = arg;
-    const char *node_map = string_of(store_lookup(ns, PMIX_RANK_WILDCARD, PMIX_NODE_MAP, NULL));
+    const char *node_map = map_of(ns, MAPS_NODE_MAP_KEY);
     if (NULL != node_map) {
         char **names = NULL;
         pmix_status_t rc = maps_parse_nodes(node_map, &names);

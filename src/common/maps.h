@@ -19,6 +19,13 @@
 
 #include "pmix_common.h"
 
+/* The keys a job's maps are kept under once registered: clients read them
+ * (PMIx_Resolve_peers/_nodes), but PMIx_Get of PMIX_NODE_MAP or
+ * PMIX_PROC_MAP finds nothing, as with OpenPMIx, which expands the maps
+ * instead of keeping them. */
+#define MAPS_NODE_MAP_KEY "drover.node_map"
+#define MAPS_PROC_MAP_KEY "drover.proc_map"
+
 /* The node names of a node map, in order: a NULL-terminated array the
  * caller frees with PMIX_ARGV_FREE. */
 pmix_status_t maps_parse_nodes(const char *map, char ***names);

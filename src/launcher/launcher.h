@@ -24,6 +24,7 @@
  *   pubsub.c   the publish/lookup store
  *   query.c    PMIx_Query_info answers about jobs and processes
  *   spawn.c    PMIx_Spawn: a new job from a client's apps
+ *   slurm.c    inside a Slurm allocation of several nodes: srun --mpi=pmix
  *
  * Threads: everything runs in the main thread except the module functions
  * of host.c, which the server library calls from its progress thread; they
@@ -102,6 +103,16 @@ void options_release(launcher_options_t *opts);
 
 /* The command-line name of a policy ("core", "none", ...). Static. */
 const char *options_policy_name(launcher_policy_t policy);
+
+/* ---- slurm.c ---------------------------------------------------------- */
+
+/* The number of nodes of the Slurm allocation drover runs in (outside any
+ * step of it), or 0 when drover is to run the job itself. */
+unsigned slurm_allocation_nodes(void);
+
+/* Hand the job to srun --mpi=pmix across the allocation's nodes: returns
+ * only on failure (a one-line message printed), with the exit status. */
+int slurm_run(const launcher_options_t *opts, unsigned nodes);
 
 /* ---- mapping.c -------------------------------------------------------- */
 

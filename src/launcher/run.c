@@ -312,6 +312,12 @@ static int run_command(int argc, char **argv)
         return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
     }
     ensure_std_fds();
+    unsigned nodes = slurm_allocation_nodes();
+    if (nodes > 1) {
+        int status = slurm_run(&opts, nodes);
+        options_release(&opts);
+        return status;
+    }
     signal(SIGPIPE, SIG_IGN);
     launcher_t run = {.opts = &opts, .started = run_now()};
     run.session = (launcher_session_t){.pgid = -1, .anchor_fd = -1};

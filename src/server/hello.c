@@ -7,11 +7,17 @@
  *    of the connecting user, and not already connected (a tool says it is
  *    one and is handled by tool.c) (a process that
  *    finalized may connect again: PMIx_Init after PMIx_Finalize).
- *  - The host hears of it through client_connected2 (or client_connected)
- *    and may hold the client until it calls back; only then is the job's
- *    registration sent, so a host can finish preparing first.
+ *  - As OpenPMIx 4.2 does, the client is answered first (the job's
+ *    registration goes out at once) and the host hears of it afterwards
+ *    through client_connected2, or else client_connected, with no
+ *    callback: the library waits for neither (Slurm's returns
+ *    PMIX_SUCCESS and never calls back). An error from client_connected
+ *    closes the connection; one from client_connected2 is ignored.
+ *  - PMIx_Finalize is held until the host's client_finalized calls back.
  *  - A connection that drops before PMIx_Finalize makes the client "gone":
- *    collectives and requests waiting on it fail instead of hanging.
+ *    collectives and requests waiting on it fail instead of hanging, and
+ *    the host's event handlers see PMIX_ERR_LOST_CONNECTION with the
+ *    process as source (Slurm ends the step on it).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,85 +25,43 @@
 #include "pmix.h"
 #include "server.h"
 
-/* A HELLO or FINALIZE the host is holding. */
-typedef struct hello_op {
+/* A FINALIZE the host is holding. */
+typedef struct finalize_op {
     server_peer_t *peer;
     uint32_t tag;
     pmix_status_t status;   /* the host's answer */
-    void (*finish)(server_peer_t *peer, uint32_t tag, pmix_status_t status);
-} hello_op_t;
+} finalize_op_t;
 
-static hello_op_t *hello_op_new(server_peer_t *peer, uint32_t tag,
-                                void (*finish)(server_peer_t *, uint32_t, pmix_status_t))
+static void finish_finalize(void *arg)
 {
-    hello_op_t *op = malloc(sizeof(*op));
-    if (NULL != op) {
-        *op = (hello_op_t){.peer = peer, .tag = tag, .finish = finish};
-        peer_retain(peer);
-    }
-    return op;
-}
-
-static void hello_op_finish(void *arg)
-{
-    hello_op_t *op = arg;
-    op->finish(op->peer, op->tag, op->status);
+    finalize_op_t *op = arg;
+    peer_reply(op->peer, PROTOCOL_FINALIZE, op->tag, op->status, NULL);
     peer_release(op->peer);
     free(op);
 }
 
-/* The host's answer to client_connected or client_finalized: any thread. */
+/* The host's answer to client_finalized: any thread, perhaps inside the
+ * call; the reply goes out from the loop. */
 static void host_answered(pmix_status_t status, void *cbdata)
 {
-    hello_op_t *op = cbdata;
+    finalize_op_t *op = cbdata;
     op->status = status;
-    if (PMIX_SUCCESS != server_post(hello_op_finish, op)) {
+    if (PMIX_SUCCESS != server_post(finish_finalize, op)) {
         /* The server is shutting down: the peer cannot be touched from
          * this thread, so its reference is left to the process's end. */
         free(op);
     }
 }
 
-/* Ask the host through call (which returns the module function's status)
- * and finish with its answer, now or when it calls back. */
-static void ask_host(server_peer_t *peer, uint32_t tag,
-                     pmix_status_t (*call)(server_client_t *client, hello_op_t *op,
-                                           const pmix_info_t *info, size_t ninfo),
-                     const pmix_info_t *info, size_t ninfo,
-                     void (*finish)(server_peer_t *, uint32_t, pmix_status_t))
-{
-    hello_op_t *op = hello_op_new(peer, tag, finish);
-    pmix_status_t rc = NULL == op ? PMIX_ERR_NOMEM : call(peer->client, op, info, ninfo);
-
-    if (PMIX_SUCCESS == rc) {
-        return; /* host_answered finishes */
-    }
-    if (NULL != op) {
-        peer_release(peer);
-        free(op);
-    }
-    finish(peer, tag, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc);
-}
-
-static void finish_hello(server_peer_t *peer, uint32_t tag, pmix_status_t status)
+/* Send the HELLO's answer: the client's identity and its job's
+ * registration. */
+static void welcome(server_peer_t *peer, uint32_t tag, const server_client_t *client)
 {
     pmix_data_buffer_t body;
-    server_client_t *client = peer->client;
+    pmix_status_t status;
 
-    if (NULL == client && PMIX_SUCCESS == status) {
-        status = PMIX_ERR_NOT_FOUND; /* deregistered while the host held it */
-    }
-    if (PMIX_SUCCESS != status) {
-        if (NULL != client) {
-            client->peer = NULL;
-            peer->client = NULL;
-        }
-        peer_reply(peer, PROTOCOL_HELLO, tag, status, NULL);
-        peer_close_when_flushed(peer);
-        return;
-    }
     PMIX_DATA_BUFFER_CONSTRUCT(&body);
-    status = PMIx_Data_pack(NULL, &body, &client->proc, 1, PMIX_PROC);
+    status = PMIx_Data_pack(NULL, &body, (void *)&client->proc, 1, PMIX_PROC);
     if (PMIX_SUCCESS == status && client->ns->reg.bytes_used > 0) {
         status = PMIx_Data_copy_payload(&body, &client->ns->reg);
     }
@@ -105,18 +69,19 @@ static void finish_hello(server_peer_t *peer, uint32_t tag, pmix_status_t status
     PMIX_DATA_BUFFER_DESTRUCT(&body);
 }
 
-static pmix_status_t call_connected(server_client_t *client, hello_op_t *op,
-                                    const pmix_info_t *info, size_t ninfo)
+/* Tell the host that client has connected, after its HELLO was answered.
+ * false when the host refused it (client_connected's error). */
+static bool tell_host_connected(server_client_t *client, const pmix_info_t *info, size_t ninfo)
 {
+    pmix_status_t rc = PMIX_SUCCESS;
+
     if (NULL != server.host.client_connected2) {
-        return server.host.client_connected2(&client->proc, client->server_object,
-                                             (pmix_info_t *)info, ninfo, host_answered, op);
+        server.host.client_connected2(&client->proc, client->server_object, (pmix_info_t *)info,
+                                      ninfo, NULL, NULL);
+    } else if (NULL != server.host.client_connected) {
+        rc = server.host.client_connected(&client->proc, client->server_object, NULL, NULL);
     }
-    if (NULL != server.host.client_connected) {
-        return server.host.client_connected(&client->proc, client->server_object,
-                                            host_answered, op);
-    }
-    return PMIX_OPERATION_SUCCEEDED;
+    return PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc;
 }
 
 static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
@@ -211,22 +176,13 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
     client->peer = peer;
     client->finalized = false;
     client->gone = false;
-    ask_host(peer, tag, call_connected, info, ninfo, finish_hello);
-    protocol_free_array(info, ninfo, PMIX_INFO);
-}
-
-static void finish_finalize(server_peer_t *peer, uint32_t tag, pmix_status_t status)
-{
-    peer_reply(peer, PROTOCOL_FINALIZE, tag, status, NULL);
-}
-
-static pmix_status_t call_finalized(server_client_t *client, hello_op_t *op,
-                                    const pmix_info_t *info, size_t ninfo)
-{
-    if (NULL == server.host.client_finalized) {
-        return PMIX_OPERATION_SUCCEEDED;
+    welcome(peer, tag, client);
+    if (!tell_host_connected(client, info, ninfo)) {
+        client->peer = NULL;
+        peer->client = NULL;
+        peer_close_when_flushed(peer);
     }
-    return server.host.client_finalized(&client->proc, client->server_object, host_answered, op);
+    protocol_free_array(info, ninfo, PMIX_INFO);
 }
 
 void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
@@ -241,7 +197,27 @@ void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
         return;
     }
     peer->client->finalized = true;
-    ask_host(peer, tag, call_finalized, NULL, 0, finish_finalize);
+    finalize_op_t *op = NULL;
+    pmix_status_t rc = PMIX_OPERATION_SUCCEEDED;
+    if (NULL != server.host.client_finalized) {
+        if (NULL == (op = malloc(sizeof(*op)))) {
+            rc = PMIX_ERR_NOMEM;
+        } else {
+            *op = (finalize_op_t){.peer = peer, .tag = tag};
+            peer_retain(peer);
+            rc = server.host.client_finalized(&peer->client->proc, peer->client->server_object,
+                                              host_answered, op);
+        }
+    }
+    if (PMIX_SUCCESS == rc) {
+        return; /* host_answered replies */
+    }
+    if (NULL != op) {
+        peer_release(peer);
+        free(op);
+    }
+    peer_reply(peer, PROTOCOL_FINALIZE, tag, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc,
+               NULL);
 }
 
 void hello_peer_closed(server_peer_t *peer)
@@ -258,5 +234,6 @@ void hello_peer_closed(server_peer_t *peer)
     client->peer = NULL;
     if (!client->finalized) {
         nspace_client_gone(client);
+        host_events_lost(&client->proc);
     }
 }

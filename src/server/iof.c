@@ -364,17 +364,79 @@ void iof_push_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pay
     relay_called(r, rc);
 }
 
-/* PMIx_IOF_push made by the host itself: straight to its push_stdin. */
+/* PMIx_IOF_push made by the host itself: to its own push_stdin, called
+ * from the progress thread like every module function; its callback is
+ * passed back from the loop, never inside the host's call. The arguments
+ * are borrowed until then (the byte object's header is copied: a caller
+ * may pass one of its stack). */
+typedef struct host_push {
+    const pmix_proc_t *targets;
+    size_t ntargets;
+    pmix_byte_object_t bo;
+    const pmix_info_t *dirs;
+    size_t ndirs;
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+    pmix_status_t status;
+} host_push_t;
+
+static void host_push_done(void *arg)
+{
+    host_push_t *op = arg;
+    op->cbfunc(op->status, op->cbdata);
+    free(op);
+}
+
+static void host_push_answered(pmix_status_t status, void *cbdata)
+{
+    host_push_t *op = cbdata;
+    op->status = status;
+    if (PMIX_SUCCESS != server_post(host_push_done, op)) {
+        free(op); /* finalizing: the loop is gone */
+    }
+}
+
+static void host_push_in_thread(void *arg)
+{
+    host_push_t *op = arg;
+    pmix_status_t rc = server.host.push_stdin(&server.me, op->targets, op->ntargets, op->dirs,
+                                              op->ndirs, &op->bo, host_push_answered, op);
+    if (PMIX_SUCCESS != rc) {
+        host_push_answered(PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc, op);
+    }
+}
+
+static pmix_status_t host_push_now(void *arg)
+{
+    host_push_t *op = arg;
+    return server.host.push_stdin(&server.me, op->targets, op->ntargets, op->dirs, op->ndirs,
+                                  &op->bo, NULL, NULL);
+}
+
 pmix_status_t server_entry_iof_push(const pmix_proc_t *targets, size_t ntargets,
                                     const pmix_byte_object_t *bo, const pmix_info_t *dirs,
                                     size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    host_push_t push = {.targets = targets, .ntargets = ntargets, .bo = *bo, .dirs = dirs,
+                        .ndirs = ndirs, .cbfunc = cbfunc, .cbdata = cbdata};
+    host_push_t *op;
+    pmix_status_t rc;
+
     if (!server.initialized) {
         return PMIX_ERR_INIT;
     }
     if (NULL == server.host.push_stdin) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
-    return server.host.push_stdin(&server.me, targets, ntargets, dirs, ndirs, bo, cbfunc,
-                                  cbdata);
+    if (NULL == cbfunc) {
+        return server_run_sync(host_push_now, &push);
+    }
+    if (NULL == (op = malloc(sizeof(*op)))) {
+        return PMIX_ERR_NOMEM;
+    }
+    *op = push;
+    if (PMIX_SUCCESS != (rc = server_post(host_push_in_thread, op))) {
+        free(op);
+    }
+    return rc;
 }

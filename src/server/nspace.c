@@ -121,9 +121,9 @@ typedef struct register_op {
     void *cbdata;
 } register_op_t;
 
-static pmix_status_t do_register_nspace(void *arg)
+/* Record a registration whose maps are already rewritten. */
+static pmix_status_t register_info(const register_op_t *op, pmix_info_t *info, size_t ninfo)
 {
-    register_op_t *op = arg;
     server_nspace_t *ns = nspace_add(op->nspace);
     store_ns_t *data;
     pmix_status_t rc;
@@ -131,12 +131,11 @@ static pmix_status_t do_register_nspace(void *arg)
     if (NULL == ns || NULL == (data = store_ns(&server.data, ns->name, true))) {
         return PMIX_ERR_NOMEM;
     }
-    if (PMIX_SUCCESS != (rc = store_ingest(data, op->info, op->ninfo))) {
+    if (PMIX_SUCCESS != (rc = store_ingest(data, info, ninfo))) {
         return rc;
     }
-    if (op->ninfo > 0 &&
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &ns->reg, op->info, (int32_t)op->ninfo,
-                                             PMIX_INFO))) {
+    if (ninfo > 0 &&
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &ns->reg, info, (int32_t)ninfo, PMIX_INFO))) {
         return rc;
     }
     if (op->nlocal > 0) {
@@ -144,6 +143,26 @@ static pmix_status_t do_register_nspace(void *arg)
     }
     note_local_peers(ns, op->info, op->ninfo);
     return PMIX_SUCCESS;
+}
+
+/* A node map that cannot be read fails the registration before anything
+ * is recorded. */
+static pmix_status_t do_register_nspace(void *arg)
+{
+    register_op_t *op = arg;
+    pmix_info_t *rewritten = NULL;
+    size_t ninfo = op->ninfo;
+    pmix_status_t rc = jobmaps_rewrite(op->info, op->ninfo, &rewritten, &ninfo);
+
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    if (NULL == rewritten) {
+        return register_info(op, op->info, op->ninfo);
+    }
+    rc = register_info(op, rewritten, ninfo);
+    PMIX_INFO_FREE(rewritten, ninfo);
+    return rc;
 }
 
 static void register_nspace_async(void *arg)

@@ -7,9 +7,13 @@
  *    threads (the host's calls, the host's callbacks) is queued under a
  *    mutex and the loop is woken through an eventfd, so libevent itself
  *    needs no locking.
- *  - A call arriving in the progress thread (a host calling back from
- *    inside a module function, say) runs at once: queueing it would
- *    deadlock a blocking caller.
+ *  - Posted work always waits for the loop, even when it is posted from
+ *    the progress thread itself: a host that calls back from inside a
+ *    module function (Slurm answers fence_nb inline, holding a lock its
+ *    release function takes) or makes a non-blocking call there gets its
+ *    callback after it has returned, never inside its own call. Only a
+ *    blocking call made in the progress thread (server_run_sync) runs at
+ *    once: waiting for the loop there would deadlock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -80,10 +84,6 @@ pmix_status_t server_post(void (*fn)(void *arg), void *arg)
 {
     if (!server.initialized) {
         return PMIX_ERR_INIT;
-    }
-    if (server_in_thread()) {
-        fn(arg);
-        return PMIX_SUCCESS;
     }
     post_t *p = malloc(sizeof(*p));
     if (NULL == p) {

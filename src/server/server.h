@@ -15,6 +15,8 @@
  *   peer.c        a client connection: frames in, dispatch, frames out
  *   nspace.c      registered jobs and clients, setup_fork, cleanup
  *   hello.c       HELLO and FINALIZE: a client's arrival and departure
+ *   host_events.c events raised to the host's own handlers
+ *   jobmaps.c     what a registration's node and rank maps imply
  *   host_get.c    PMIx_Get made by the host, of what the library holds
  *   collective.c  gathering the local participants of fence/connect
  *   fence.c       PMIx_Fence: the collective and its data
@@ -130,8 +132,11 @@ extern server_state_t server;
 
 /* ---- server.c --------------------------------------------------------- */
 
-/* Run fn(arg) in the progress thread, soon; at once when called from it.
- * Returns PMIX_ERR_INIT when the server is not running (fn not called). */
+/* Run fn(arg) in the progress thread, soon: always from the loop, never
+ * inside the caller (even when called in the progress thread), so a host's
+ * callback or call never sees its own callback run inside it. Returns
+ * PMIX_ERR_INIT when the server is not running or finalizing (fn not
+ * called). */
 pmix_status_t server_post(void (*fn)(void *arg), void *arg);
 
 /* Run fn(arg) in the progress thread and wait for its status. */
@@ -240,6 +245,20 @@ void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
 /* The peer's connection closed: if its client had not finalized, it is
  * gone. */
 void hello_peer_closed(server_peer_t *peer);
+
+/* ---- jobmaps.c -------------------------------------------------------- */
+
+/* A registration with its maps rewritten: *out NULL (and *nout left
+ * alone) when info holds no map and is to be used as it is; otherwise a new array of *nout entries,
+ * the caller frees with PMIX_INFO_FREE(*out, *nout). */
+pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t **out,
+                              size_t *nout);
+
+/* ---- host_events.c --------------------------------------------------- */
+
+/* proc lost its connection without finalizing: the host's own event
+ * handlers see PMIX_ERR_LOST_CONNECTION from it, run from the loop. */
+void host_events_lost(const pmix_proc_t *proc);
 
 /* ---- collective.c ----------------------------------------------------- */
 

@@ -30,8 +30,10 @@ pmix_status_t server_entry_validate_credential(const pmix_byte_object_t *cred,
                                                const pmix_info_t *info, size_t ninfo,
                                                pmix_validation_cbfunc_t cbfunc, void *cbdata);
 
-/* PMIx_IOF_push made by the host: handed to its own push_stdin (iof.c).
- * PMIX_ERR_NOT_SUPPORTED without one. */
+/* PMIx_IOF_push made by the host: handed to its own push_stdin (iof.c)
+ * from the progress thread; cbfunc then runs from the loop, never inside
+ * the host's call (with a NULL cbfunc the call waits and returns
+ * push_stdin's status). PMIX_ERR_NOT_SUPPORTED without one. */
 pmix_status_t server_entry_iof_push(const pmix_proc_t *targets, size_t ntargets,
                                     const pmix_byte_object_t *bo, const pmix_info_t *dirs,
                                     size_t ndirs, pmix_op_cbfunc_t cbfunc, void *cbdata);

@@ -5,10 +5,13 @@
  * locally, and exits with the first non-zero status of a rank (or of the
  * tool).
  *
- * usage: minihost [-b] [-t tool] N program [args...]
+ * usage: minihost [-b | -s] [-t tool] N program [args...]
  *   -b       bare host: only fence, abort, connect and disconnect, so the
  *            library's own fallbacks are exercised (native credentials,
  *            local groups, no tool_connected...)
+ *   -s       Slurm-like host (slurmlike.c): the last rank must leave
+ *            without PMIx_Finalize, and the host checks it heard of that
+ *            and that no callback ran inside its own calls
  *   -t tool  also run tool with only the server's URI in its environment
  *            (no namespace or rank) and the line "tool input" on its stdin;
  *            the server is finalized once the ranks are done, and the tool
@@ -36,6 +39,7 @@
 
 #include "pmix.h"
 #include "pmix_server.h"
+#include "slurmlike.h"
 
 extern char **environ;
 
@@ -398,13 +402,13 @@ static void host_local_calls(void)
 
 /* ---- The job ------------------------------------------------------------- */
 
-static pmix_status_t register_job(uint32_t n, const char *host)
+static pmix_status_t register_job(uint32_t n, const char *host, bool slurm)
 {
     char peers[4096] = "";
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 7 + n, k = 0;
+    size_t ninfo = 7 + n + (slurm ? 2 : 0), k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
@@ -417,6 +421,10 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     PMIx_Info_load(&info[k++], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_APPNUM, &zero, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, host, PMIX_STRING);
+    if (slurm) {
+        slurmlike_maps(host, n, &info[k]);
+        k += 2;
+    }
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
         PMIX_INFO_CREATE(pd, 4);
@@ -568,7 +576,7 @@ static bool forward(uint32_t r, int fd, pmix_iof_channel_t channel)
 }
 
 /* Forward output and reap ranks until all have exited and said all. */
-static int run(rank_io_t *io, uint32_t n)
+static int run(rank_io_t *io, uint32_t n, bool slurm)
 {
     int result = 0;
     uint32_t running = n;
@@ -607,7 +615,11 @@ static int run(rank_io_t *io, uint32_t n)
             }
             pmix_proc_t proc;
             PMIX_LOAD_PROCID(&proc, nspace, r);
-            PMIx_server_deregister_client(&proc, NULL, NULL);
+            if (!slurm) {
+                /* Slurm leaves them to the step's end: a rank lost
+                 * without finalizing must still be reported. */
+                PMIx_server_deregister_client(&proc, NULL, NULL);
+            }
             io[r].pid = 0;
             running--;
             int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -629,14 +641,16 @@ static int run(rank_io_t *io, uint32_t n)
 
 int main(int argc, char **argv)
 {
-    bool bare = false;
+    bool bare = false, slurm = false;
     char *tool = NULL;
     int opt;
 
-    while ((opt = getopt(argc, argv, "+bt:")) != -1) {
+    while ((opt = getopt(argc, argv, "+bst:")) != -1) {
         if ('b' == opt) {
             bare = true;
             setenv("MINIHOST_BARE", "1", 1); /* for the tests to know */
+        } else if ('s' == opt) {
+            slurm = true;
         } else if ('t' == opt) {
             tool = optarg;
         } else {
@@ -644,13 +658,15 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < 2) {
-        fprintf(stderr, "usage: minihost [-b] [-t tool] N program [args...]\n");
+        fprintf(stderr, "usage: minihost [-b | -s] [-t tool] N program [args...]\n");
         return 2;
     }
     nranks = (uint32_t)atoi(argv[optind]);
     pmix_server_module_t module = {.fence_nb = fence_nb, .abort = do_abort,
                                    .connect = connect_fn, .disconnect = connect_fn};
-    if (!bare) {
+    if (slurm) {
+        slurmlike_module(&module);
+    } else if (!bare) {
         module.allocate = allocate;
         module.monitor = monitor;
         module.fabric = fabric;
@@ -670,11 +686,14 @@ int main(int argc, char **argv)
     }
     signal(SIGTERM, SIG_IGN);
     signal(SIGPIPE, SIG_IGN);
-    self_check(bare);
+    self_check(bare || slurm);
     host_local_calls();
+    if (slurm) {
+        slurmlike_start();
+    }
     char host[256];
     gethostname(host, sizeof(host));
-    if (PMIX_SUCCESS != (rc = register_job(nranks, host))) {
+    if (PMIX_SUCCESS != (rc = register_job(nranks, host, slurm))) {
         fprintf(stderr, "minihost: register_nspace: %s\n", PMIx_Error_string(rc));
         return 1;
     }
@@ -699,7 +718,10 @@ int main(int argc, char **argv)
     snprintf(me, sizeof(me), "%ld", (long)getpid());
     setenv("MINIHOST_PID", me, 1); /* a tool finds the server by its pid */
     pid_t tool_pid = NULL == tool ? 0 : launch_tool(tool);
-    int result = run(io, nranks);
+    int result = run(io, nranks, slurm);
+    if (slurm && 0 == result) {
+        result = slurmlike_verdict(nranks);
+    }
     pthread_mutex_lock(&stdin_lock);
     for (uint32_t r = 0; r < nranks; r++) {
         if (stdin_fds[r] >= 0) {
