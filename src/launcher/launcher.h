@@ -152,7 +152,16 @@ typedef struct launcher_session {
     pid_t pgid;       /* the anchor's pid: the process group of every job */
     bool anchor_alive;
     int anchor_fd;    /* closing it tells the anchor drover is gone */
+    int tmp_fd;       /* the directory holding dir (O_PATH) */
+    int dir_fd;       /* dir, as made: removed through these, never by
+                       * its path */
+    int shm_fd;       /* /dev/shm (O_PATH), or -1 */
 } launcher_session_t;
+
+/* A session not (or no longer) created. */
+#define SESSION_NONE                                                                 \
+    ((launcher_session_t){.pgid = -1, .anchor_fd = -1, .tmp_fd = -1, .dir_fd = -1, \
+                          .shm_fd = -1})
 
 /* Create the session directory and the anchor. Call before any thread
  * starts. Returns 0, or LAUNCHER_EXIT_FAILURE after a one-line message with
@@ -162,9 +171,9 @@ int session_create(launcher_session_t *s, double grace);
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
 char *session_mkdir(const char *dir, const char *name);
 
-/* Make the directory /dev/shm/<session prefix><suffix>, mode 0700, which
- * goes with the session's segments (even when drover is killed). Caller
- * frees the path. NULL on failure, or if it already exists. */
+/* Make a new directory /dev/shm/<session prefix><suffix>.<random>, mode
+ * 0700, which goes with the session's segments (even when drover is
+ * killed). Caller frees the path. NULL on failure. */
 char *session_shm_mkdir(const launcher_session_t *s, const char *suffix);
 
 /* Send sig to every process in the session's process group but the anchor

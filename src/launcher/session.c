@@ -28,54 +28,83 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "launcher.h"
+#include "rmtree.h"
 
 #define SHM_DIR "/dev/shm"
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove the session directory, if the name still gives the directory
+ * made (anything else swapped in is left alone), else only what it holds. */
+static void remove_session_dir(const launcher_session_t *s)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    if (NULL != dir) {
-        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-    }
-}
-
-static void remove_shm(const char *prefix)
-{
-    DIR *d = opendir(SHM_DIR);
-    if (NULL == d) {
+    if (s->dir_fd < 0) {
         return;
     }
-    size_t len = strlen(prefix);
+    const char *name = strrchr(s->dir, '/') + 1;
+    struct stat made, now;
+    if (0 == fstat(s->dir_fd, &made) && 0 == fstatat(s->tmp_fd, name, &now, AT_SYMLINK_NOFOLLOW) &&
+        made.st_dev == now.st_dev && made.st_ino == now.st_ino) {
+        rmtree_at(s->tmp_fd, name, geteuid(), true);
+    } else {
+        rmtree_contents(s->dir_fd, geteuid());
+    }
+}
+
+/* Remove every /dev/shm/<prefix>* that this user owns, with what is in
+ * it; entries of other users (a name pre-created to lure us) stay. */
+static void remove_shm(const launcher_session_t *s)
+{
+    int fd = s->shm_fd < 0 ? -1 : openat(s->shm_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (NULL == d) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    size_t len = strlen(s->shm_prefix);
     struct dirent *e;
     while (NULL != (e = readdir(d))) {
-        char path[PATH_MAX];
-        if (0 == strncmp(e->d_name, prefix, len) &&
-            (int)sizeof(path) > snprintf(path, sizeof(path), "%s/%s", SHM_DIR, e->d_name)) {
-            remove_tree(path);
+        if (0 == strncmp(e->d_name, s->shm_prefix, len)) {
+            rmtree_at(s->shm_fd, e->d_name, geteuid(), true);
         }
     }
     closedir(d);
+}
+
+static int compare_fds(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Close every descriptor but the n in keep (which it sorts). */
+static void close_all_but(int *keep, size_t n)
+{
+    qsort(keep, n, sizeof(*keep), compare_fds);
+    unsigned from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keep[i] < 0) {
+            continue;
+        }
+        if ((unsigned)keep[i] > from) {
+            close_range(from, (unsigned)keep[i] - 1, 0);
+        }
+        from = (unsigned)keep[i] + 1;
+    }
+    close_range(from, ~0u, 0);
 }
 
 /* Signal the members of group pgid but `spared` and, with adopted, the
@@ -131,7 +160,7 @@ static void sleep_ms(long ms)
 }
 
 /* The anchor's life: lead the group, wait for drover to go, clean up. */
-static void anchor_main(int fd, const char *dir, const char *shm_prefix, double grace)
+static void anchor_main(int fd, const launcher_session_t *s, double grace)
 {
     static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
                                   SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU};
@@ -139,12 +168,11 @@ static void anchor_main(int fd, const char *dir, const char *shm_prefix, double 
         signal(ignored[i], SIG_IGN);
     }
     setpgid(0, 0);
-    /* Only the pipe is kept: the anchor must hold nothing a rank or the
-     * server could be waiting to see closed. */
-    if (fd > 0) {
-        close_range(0, (unsigned)fd - 1, 0);
-    }
-    close_range((unsigned)fd + 1, ~0u, 0);
+    /* Only the pipe and the directories to clean up are kept: the anchor
+     * must hold nothing a rank or the server could be waiting to see
+     * closed. */
+    int keep[] = {fd, s->tmp_fd, s->dir_fd, s->shm_fd};
+    close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
     char byte;
     ssize_t n;
     do {
@@ -159,8 +187,8 @@ static void anchor_main(int fd, const char *dir, const char *shm_prefix, double 
         }
         signal_members(me, me, false, 0, SIGKILL);
     }
-    remove_tree(dir);
-    remove_shm(shm_prefix);
+    remove_session_dir(s);
+    remove_shm(s);
     _exit(0);
 }
 
@@ -179,37 +207,77 @@ char *session_mkdir(const char *dir, const char *name)
 
 char *session_shm_mkdir(const launcher_session_t *s, const char *suffix)
 {
-    char *path;
-    if (asprintf(&path, "%s/%s%s", SHM_DIR, s->shm_prefix, suffix) < 0) {
+    if (s->shm_fd < 0) {
         return NULL;
     }
-    /* Never one that is already there: /dev/shm is everybody's. */
-    if (0 != mkdir(path, 0700)) {
-        free(path);
-        return NULL;
+    /* /dev/shm is everybody's: a name with a random part, made here and
+     * never one that is already there, so no one can have prepared it. */
+    for (int attempt = 0; attempt < 16; attempt++) {
+        uint64_t random;
+        if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
+            return NULL;
+        }
+        char name[NAME_MAX + 1];
+        if ((int)sizeof(name) <= snprintf(name, sizeof(name), "%s%s.%016" PRIx64, s->shm_prefix,
+                                          suffix, random)) {
+            return NULL;
+        }
+        if (0 == mkdirat(s->shm_fd, name, 0700)) {
+            char *path;
+            return asprintf(&path, "%s/%s", SHM_DIR, name) < 0 ? NULL : path;
+        }
+        if (EEXIST != errno) {
+            return NULL;
+        }
     }
-    return path;
+    return NULL;
 }
 
-int session_create(launcher_session_t *s, double grace)
+/* Make the session directory under tmp and keep descriptors of it and of
+ * tmp, by which it is removed (the path may lead elsewhere by then). */
+static int make_session_dir(launcher_session_t *s, const char *tmp)
 {
-    *s = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
-    const char *tmp = getenv("TMPDIR");
-    if (NULL == tmp || '\0' == tmp[0]) {
-        tmp = "/tmp";
-    }
-    if (asprintf(&s->dir, "%s/drover.%d.XXXXXX", tmp, (int)getpid()) < 0 ||
-        asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
+    if (asprintf(&s->dir, "%s/drover.%d.XXXXXX", tmp, (int)getpid()) < 0) {
+        s->dir = NULL;
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
-        goto fail;
+        return -1;
     }
-    if (NULL == mkdtemp(s->dir)) {
+    s->tmp_fd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (s->tmp_fd < 0 || NULL == mkdtemp(s->dir)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create a session directory in %s: %s\n", tmp,
                 strerror(errno));
         free(s->dir);
         s->dir = NULL;
+        return -1;
+    }
+    s->dir_fd = openat(s->tmp_fd, strrchr(s->dir, '/') + 1,
+                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (s->dir_fd < 0 || 0 != fstat(s->dir_fd, &st) || st.st_uid != geteuid() ||
+        0700 != (st.st_mode & 07777)) {
+        fprintf(stderr, LAUNCHER_NAME ": the session directory %s was replaced\n", s->dir);
+        return -1;
+    }
+    return 0;
+}
+
+int session_create(launcher_session_t *s, double grace)
+{
+    *s = SESSION_NONE;
+    const char *tmp = getenv("TMPDIR");
+    if (NULL == tmp || '\0' == tmp[0]) {
+        tmp = "/tmp";
+    }
+    if (asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
+        s->shm_prefix = NULL;
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         goto fail;
     }
+    if (0 != make_session_dir(s, tmp)) {
+        goto fail;
+    }
+    /* Without /dev/shm there are no segments to remove. */
+    s->shm_fd = open(SHM_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
     int fds[2];
     if (0 != pipe2(fds, O_CLOEXEC)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create a pipe: %s\n", strerror(errno));
@@ -217,7 +285,7 @@ int session_create(launcher_session_t *s, double grace)
     }
     pid_t pid = fork();
     if (0 == pid) {
-        anchor_main(fds[0], s->dir, s->shm_prefix, grace);
+        anchor_main(fds[0], s, grace);
     }
     close(fds[0]);
     if (pid < 0) {
@@ -288,11 +356,17 @@ void session_destroy(launcher_session_t *s)
     if (s->anchor_fd >= 0) {
         close(s->anchor_fd);
     }
-    remove_tree(s->dir);
+    remove_session_dir(s);
     if (NULL != s->shm_prefix) {
-        remove_shm(s->shm_prefix);
+        remove_shm(s);
+    }
+    int fds[] = {s->tmp_fd, s->dir_fd, s->shm_fd};
+    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+        if (fds[i] >= 0) {
+            close(fds[i]);
+        }
     }
     free(s->dir);
     free(s->shm_prefix);
-    *s = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
+    *s = SESSION_NONE;
 }

@@ -17,13 +17,15 @@
  *  - Non-blocking calls borrow their arguments until the callback runs
  *    (pmix_server.h), so nothing is copied on the way to the thread.
  */
-#include <ftw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "pmix.h"
+#include "rmtree.h"
 #include "server.h"
 
 server_nspace_t *nspace_find(const char *name)
@@ -183,28 +185,28 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace
     return rc;
 }
 
-/* Removes one entry of a tree being cleaned up. Only absolute paths below
- * the root are accepted at registration, so nothing here can reach "/". */
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+/* Remove one registered path. The server is the clients' user, so it
+ * removes only what that user owns, and never through a name another user
+ * could redirect (rmtree.c). */
+static void remove_path(const char *path, cleanup_mode_t mode)
 {
-    remove(path);
-    return 0;
+    const char *name;
+    int dirfd = rmtree_open_parent(path, geteuid(), &name);
+    if (dirfd < 0) {
+        return;
+    }
+    struct stat st;
+    bool dir = 0 == fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode);
+    if (dir == (CLEANUP_FILE != mode)) {
+        rmtree_at(dirfd, name, geteuid(), CLEANUP_TREE == mode);
+    }
+    close(dirfd);
 }
 
 static void run_cleanup(server_nspace_t *ns)
 {
     for (size_t i = ns->ncleanup; i-- > 0;) {
-        switch ((cleanup_mode_t)ns->cleanup_mode[i]) {
-        case CLEANUP_TREE:
-            nftw(ns->cleanup[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-            break;
-        case CLEANUP_DIR:
-            rmdir(ns->cleanup[i]);
-            break;
-        case CLEANUP_FILE:
-            unlink(ns->cleanup[i]);
-            break;
-        }
+        remove_path(ns->cleanup[i], (cleanup_mode_t)ns->cleanup_mode[i]);
         free(ns->cleanup[i]);
     }
     free(ns->cleanup);
