@@ -9,6 +9,10 @@
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
 #   done_testing                   prints the summary, exits 0 or 1
+#   make_user                      (root only) a second local user, $other,
+#                                  removed at exit whatever happens; run a
+#                                  command as that user with
+#                                  "${as_other[@]}" CMD...
 set -u
 fail=0
 work=$(mktemp -d /tmp/drover-test.XXXXXX)
@@ -85,6 +89,13 @@ no_leftovers() {
 
 one_line() { # the text is exactly one line and contains the pattern
   [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ] && grep -q -- "$2" <<<"$1"
+}
+
+make_user() {
+  other=drsec$$
+  useradd -M -N -r -s /usr/sbin/nologin "$other" || return 1
+  trap 'pkill -KILL -u "$other"; sleep 0.1; userdel "$other"; rm -rf "$work"' EXIT
+  as_other=(setpriv --reuid="$other" --regid="$(id -g "$other")" --clear-groups)
 }
 
 done_testing() {

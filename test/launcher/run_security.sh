@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# run_security.sh - another local user cannot turn drover against its user.
+# A second user pre-creates a directory under the /dev/shm prefix of a
+# drover about to start and keeps swapping a subdirectory of it for a
+# symlink to a root-owned victim directory (swapper.c): neither drover's
+# cleanup at the end nor the anchor's after drover is SIGKILLed may remove
+# a single victim file, and the job's own segments still go.
+source "$(dirname "$0")/lib.sh"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "# needs root, to add a second user"
+  exit 77
+fi
+make_user || { echo "not ok - cannot add a second user"; exit 1; }
+chmod 755 "$work"
+nvictims=300
+victim=$work/victim
+mkdir "$victim"
+
+# drover starts only once the attacker is ready ($work/pid.go): its pid, and
+# so its /dev/shm prefix, is known before (bash execs env, env drover).
+attacked_launch() {
+  for i in $(seq 0 $((nvictims - 1))); do : >"$victim/f$i"; done
+  rm -f "$work/pid" "$work/pid.go"
+  timeout -s KILL 60 bash -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"
+    while [ ! -e "$0.go" ]; do sleep 0.01; done; exec "$@"' "$work/pid" \
+    env --default-signal=INT,TERM,HUP "$DROVER" run "$@" >"$work/out" 2>"$work/err" &
+  tpid=$!
+  while [ ! -s "$work/pid" ]; do sleep 0.01; done
+  pid=$(cat "$work/pid")
+  trap_dir=/dev/shm/drover-$pid-x
+  "${as_other[@]}" "$SWAPPER" "$trap_dir" "$victim" "$nvictims" 30 >/dev/null &
+  spid=$!
+  while [ ! -e "$trap_dir/ready" ]; do sleep 0.01; done
+  touch "$work/pid.go"
+}
+
+# After the run: stop the attacker, count the victims, remove its trap.
+attacked_finish() {
+  kill "$spid"
+  wait "$spid"
+  left=$(ls "$victim" | wc -l)
+  owner=$(stat -c %U "$trap_dir" 2>/dev/null)
+  rm -rf "$trap_dir"
+}
+
+attacked_launch -n 2 sh -c 'sleep 0.5'
+finish
+attacked_finish
+check "a job ends normally with an attacker swapping symlinks under its prefix" test "$rc" -eq 0
+check "... every victim file is still there ($left of $nvictims)" test "$left" -eq "$nvictims"
+check "... the attacker's directory was left alone" test "$owner" = "$other"
+check "... nothing of the job left behind" no_leftovers
+
+attacked_launch -n 2 --grace 1 "$CLIENT" sleep stubborn shm
+wait_for sleeping 2
+kill -KILL "$pid"
+finish
+for _ in $(seq 100); do
+  [ -z "$(ls -A "$TMPDIR")" ] && [ -z "$(pgrep -f -- "$CLIENT")" ] && break
+  sleep 0.1
+done
+sleep 0.2
+attacked_finish
+check "drover SIGKILLed with an attacker swapping symlinks: status 137" test "$rc" -eq 137
+check "... every victim file is still there after the anchor's cleanup ($left of $nvictims)" \
+  test "$left" -eq "$nvictims"
+check "... the anchor removed the job's own segment" test ! -e "/dev/shm/drover-$pid-0.test"
+check "... nothing of the job left behind" no_leftovers
+done_testing
