@@ -31,6 +31,7 @@
 #include <event2/event.h>
 
 #include "launcher.h"
+#include "drover.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -219,7 +220,12 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     job->nalive++;
     run->nalive++;
     run->nlaunched++;
-    rc = PMIX_SUCCESS;
+    /* The server then takes the rank's PMIx_Init from this process only. */
+    rc = drover_server_client_pid(&proc, pid);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot tell the PMIx server about %s: %s\n",
+                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
+    }
 
 done:
     free(procdir);

@@ -1,8 +1,9 @@
 /*
  * nspace.c - registered jobs and their local clients:
  * PMIx_server_register_nspace, _deregister_nspace, _register_client,
- * _deregister_client and _setup_fork, and the paths jobs ask to have
- * removed when they end (PMIX_REGISTER_CLEANUP, _CLEANUP_DIR).
+ * _deregister_client and _setup_fork, drover_server_client_pid, and the
+ * paths jobs ask to have removed when they end (PMIX_REGISTER_CLEANUP,
+ * _CLEANUP_DIR).
  *
  * Design notes:
  *  - The registration is kept packed, exactly as it will be sent: every
@@ -24,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "drover.h"
 #include "pmix.h"
 #include "rmtree.h"
 #include "server.h"
@@ -252,6 +254,7 @@ void nspace_client_gone(server_client_t *client)
 
 static void drop_client(server_nspace_t *ns, server_client_t *client)
 {
+    hello_client_dropped(client);
     nspace_client_gone(client);
     server_peer_t *peers[] = {client->peer, client->direct_peer};
     for (size_t i = 0; i < 2; i++) {
@@ -499,6 +502,42 @@ PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char *
         return rc;
     }
     return PMIX_SUCCESS;
+}
+
+typedef struct pid_op {
+    pmix_proc_t proc;
+    pid_t pid;
+} pid_op_t;
+
+static void client_pid_async(void *arg)
+{
+    pid_op_t *op = arg;
+    server_client_t *client = nspace_client(nspace_find(op->proc.nspace), op->proc.rank);
+    if (NULL != client) {
+        client->pid = op->pid;
+        hello_client_pid(client);
+    }
+    free(op);
+}
+
+PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid)
+{
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == proc || pid <= 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pid_op_t *op = malloc(sizeof(*op));
+    if (NULL == op) {
+        return PMIX_ERR_NOMEM;
+    }
+    *op = (pid_op_t){.proc = *proc, .pid = pid};
+    pmix_status_t rc = server_post(client_pid_async, op);
+    if (PMIX_SUCCESS != rc) {
+        free(op);
+    }
+    return rc;
 }
 
 void nspace_clear_all(void)

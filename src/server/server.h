@@ -85,6 +85,8 @@ struct server_client {
     bool gone;                   /* lost without finalizing, or deregistered */
     uint32_t commits;            /* COMMITs received */
     struct deferred *deferred;   /* requests waiting for earlier commits */
+    pid_t pid;                   /* as the host told (0: not yet) */
+    struct parked_hello *parked; /* HELLOs waiting for pid */
 };
 
 /* A connection from a client or tool. Reference counted: requests waiting
@@ -121,6 +123,7 @@ typedef struct server_state {
     char *tmpdir;                /* PMIX_SERVER_TMPDIR as given or found */
     hashmap_t nspaces;           /* name -> server_nspace_t * */
     store_t data;                /* registrations and committed data */
+    bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
 } server_state_t;
 
 /* The one server of the process. Touched in the progress thread only
@@ -235,6 +238,13 @@ void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
 /* The peer's connection closed: if its client had not finalized, it is
  * gone. */
 void hello_peer_closed(server_peer_t *peer);
+
+/* The host told client's pid (client->pid is set): admit or refuse the
+ * HELLOs that waited for it. */
+void hello_client_pid(server_client_t *client);
+
+/* client is being deregistered: refuse the HELLOs that wait for its pid. */
+void hello_client_dropped(server_client_t *client);
 
 /* ---- collective.c ----------------------------------------------------- */
 

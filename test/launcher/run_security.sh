@@ -1,11 +1,22 @@
 #!/usr/bin/env bash
-# run_security.sh - another local user cannot turn drover against its user.
-# A second user pre-creates a directory under the /dev/shm prefix of a
+# run_security.sh - a rank is claimed only by the process drover started
+# for it, and another local user cannot turn drover against its user.
+#
+# A process of the same user claiming a rank before that rank connects is
+# refused, and the rank still works. A second user pre-creates a directory under the /dev/shm prefix of a
 # drover about to start and keeps swapping a subdirectory of it for a
 # symlink to a root-owned victim directory (swapper.c): neither drover's
 # cleanup at the end nor the anchor's after drover is SIGKILLed may remove
 # a single victim file, and the job's own segments still go.
 source "$(dirname "$0")/lib.sh"
+
+run -n 2 "$CLIENT" impostor "$work/go"
+check "a process claiming a rank before it connects is refused, the rank works ($rc)" \
+  grep -q "^ok - rank 0: a process of the same user claiming rank 1 first is refused" <<<"$out"
+check "... and the job succeeds" test "$rc" -eq 0
+report
+check "... nothing left behind" no_leftovers
+
 if [ "$(id -u)" -ne 0 ]; then
   echo "# needs root, to add a second user"
   exit 77
