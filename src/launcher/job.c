@@ -173,7 +173,8 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     if (asprintf(&procdir, "%s/%s", job->nsdir, name) < 0) {
         procdir = NULL;
     }
-    char **env = openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm);
+    char **env = session_label_env(
+        &run->session, openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm));
     pmix_proc_t proc;
     proc_name(job, r, &proc);
     pmix_status_t rc = PMIX_ERR_NOMEM;

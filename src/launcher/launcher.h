@@ -156,6 +156,9 @@ typedef struct launcher_session {
     int dir_fd;       /* dir, as made: removed through these, never by
                        * its path */
     int shm_fd;       /* /dev/shm (O_PATH), or -1 */
+    char label[64];   /* "DROVER_RUN=<pid>.<random>", in the environment of
+                       * every process of the run: the anchor finds by it
+                       * those that left the process group */
 } launcher_session_t;
 
 /* A session not (or no longer) created. */
@@ -175,6 +178,10 @@ char *session_mkdir(const char *dir, const char *name);
  * 0700, which goes with the session's segments (even when drover is
  * killed). Caller frees the path. NULL on failure. */
 char *session_shm_mkdir(const launcher_session_t *s, const char *suffix);
+
+/* env (freed) with the session's label (DROVER_RUN) set; NULL when
+ * memory runs out. Caller frees with launch_free_env. */
+char **session_label_env(const launcher_session_t *s, char **env);
 
 /* Send sig to every process in the session's process group but the anchor
  * (and, with adopted, to every child drover adopted as subreaper). */

@@ -45,6 +45,8 @@
 #include "rmtree.h"
 
 #define SHM_DIR "/dev/shm"
+/* The variable labelling every process of a run (session_label_env). */
+#define LABEL_NAME "DROVER_RUN"
 
 /* Remove the session directory, if the name still gives the directory
  * made (anything else swapped in is left alone), else only what it holds. */
@@ -107,9 +109,65 @@ static void close_all_but(int *keep, size_t n)
     close_range(from, ~0u, 0);
 }
 
-/* Signal the members of group pgid but `spared` and, with adopted, the
- * children of `parent`, as found in /proc. Returns how many were found. */
-static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t parent, int sig)
+/* Whether the environment process pid started with holds entry (the
+ * run's label, "NAME=value"). */
+static bool labelled(long pid, const char *entry)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    /* Entries end in NUL; one split over two reads is joined, one longer
+     * than buf (not the label) skipped. */
+    size_t len = strlen(entry), have = 0;
+    char buf[8192];
+    bool found = false, skip = false;
+    ssize_t n;
+    while (!found && (n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+        size_t end = have + (size_t)n, start = 0;
+        for (size_t i = 0; i < end && !found; i++) {
+            if ('\0' == buf[i]) {
+                found = !skip && i - start == len && 0 == memcmp(buf + start, entry, len);
+                skip = false;
+                start = i + 1;
+            }
+        }
+        skip |= end - start == sizeof(buf);
+        have = skip ? 0 : end - start;
+        memmove(buf, buf + start, have);
+    }
+    close(fd);
+    return found;
+}
+
+/* Which processes a sweep signals: the members of group pgid but spared;
+ * with parent, the children of parent (orphans drover adopted); with
+ * label, every process of this user whose environment holds it (ranks'
+ * descendants that left the group, even orphaned after drover died). */
+typedef struct sweep {
+    pid_t pgid;
+    pid_t spared;
+    pid_t parent;       /* 0: none */
+    const char *label;  /* NULL: none */
+} sweep_t;
+
+static bool swept(const sweep_t *w, long pid, long ppid, long pgrp)
+{
+    if (pgrp == w->pgid || (0 != w->parent && ppid == w->parent)) {
+        return true;
+    }
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof(path), "/proc/%ld", pid);
+    return NULL != w->label && 0 == stat(path, &st) && st.st_uid == geteuid() &&
+           labelled(pid, w->label);
+}
+
+/* Send sig to every process the sweep names, as found in /proc. Returns
+ * how many were found. */
+static unsigned signal_members(const sweep_t *w, int sig)
 {
     DIR *proc = opendir("/proc");
     if (NULL == proc) {
@@ -120,7 +178,7 @@ static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t par
     while (NULL != (e = readdir(proc))) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if ('\0' != *end || pid <= 0 || pid == spared) {
+        if ('\0' != *end || pid <= 0 || pid == w->spared) {
             continue;
         }
         char path[64], stat[512];
@@ -144,7 +202,7 @@ static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t par
             'Z' == state) {
             continue;
         }
-        if (pgrp == pgid || (adopted && ppid == parent)) {
+        if (swept(w, pid, ppid, pgrp)) {
             found++;
             kill((pid_t)pid, sig);
         }
@@ -178,14 +236,17 @@ static void anchor_main(int fd, const launcher_session_t *s, double grace)
     do {
         n = read(fd, &byte, 1);
     } while (n > 0 || (n < 0 && EINTR == errno));
-    pid_t me = getpid();
-    if (signal_members(me, me, false, 0, SIGTERM) > 0) {
-        for (long waited = 0; waited < (long)(grace * 1000) &&
-                              signal_members(me, me, false, 0, 0) > 0;
+    /* The group, and what left it but carries the run's label. */
+    sweep_t all = {.pgid = getpid(), .spared = getpid(), .label = s->label};
+    if (signal_members(&all, SIGTERM) > 0) {
+        for (long waited = 0; waited < (long)(grace * 1000) && signal_members(&all, 0) > 0;
              waited += 20) {
             sleep_ms(20);
         }
-        signal_members(me, me, false, 0, SIGKILL);
+        /* Until none is left: a process may fork while it is swept. */
+        for (int round = 0; round < 100 && signal_members(&all, SIGKILL) > 0; round++) {
+            sleep_ms(10);
+        }
     }
     remove_session_dir(s);
     remove_shm(s);
@@ -268,6 +329,12 @@ int session_create(launcher_session_t *s, double grace)
     if (NULL == tmp || '\0' == tmp[0]) {
         tmp = "/tmp";
     }
+    uint64_t random;
+    if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot get random bytes: %s\n", strerror(errno));
+        goto fail;
+    }
+    snprintf(s->label, sizeof(s->label), LABEL_NAME "=%d.%016" PRIx64, (int)getpid(), random);
     if (asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
         s->shm_prefix = NULL;
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
@@ -306,13 +373,29 @@ fail:
     return LAUNCHER_EXIT_FAILURE;
 }
 
+char **session_label_env(const launcher_session_t *s, char **env)
+{
+    if (NULL == env) {
+        return NULL;
+    }
+    const char *eq = strchr(s->label, '=');
+    char name[sizeof(s->label)];
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - s->label), s->label);
+    char **grown = launch_setenv(env, name, eq + 1);
+    if (NULL == grown) {
+        launch_free_env(env);
+    }
+    return grown;
+}
+
 void session_signal_all(const launcher_session_t *s, int sig, bool adopted)
 {
     if (s->pgid <= 0) {
         return;
     }
     if (SIGKILL == sig || adopted) {
-        signal_members(s->pgid, s->pgid, adopted, getpid(), sig);
+        sweep_t members = {.pgid = s->pgid, .spared = s->pgid, .parent = adopted ? getpid() : 0};
+        signal_members(&members, sig);
     } else {
         killpg(s->pgid, sig);
     }
@@ -329,7 +412,8 @@ static void reap_everything(const launcher_session_t *s)
             return;
         }
         if (0 == round % 10) {
-            signal_members(s->pgid, -1, true, getpid(), SIGKILL);
+            sweep_t everyone = {.pgid = s->pgid, .spared = -1, .parent = getpid()};
+            signal_members(&everyone, SIGKILL);
         }
         sleep_ms(5);
     }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_signals.sh - SIGINT/SIGTERM to drover are passed on to the ranks and
 # escalated to SIGKILL after the grace period; even SIGKILL of drover
-# leaves nothing behind (the anchor cleans up).
+# leaves nothing behind (the anchor cleans up), not even processes that
+# left the ranks' process group (setsid).
 source "$(dirname "$0")/lib.sh"
 
 launch -n 3 --oversubscribe "$CLIENT" sleep
@@ -45,5 +46,19 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 check "... the anchor removes ranks, session directory and segments" test "$gone" -eq 0
+check "... nothing left behind" no_leftovers
+
+# Each rank starts a process in a session of its own (setsid: out of the
+# process group), which outlives the rank when drover is SIGKILLed.
+launch -n 2 --grace 1 sh -c 'setsid "$0" sleep & exec "$0" sleep' "$CLIENT"
+wait_for sleeping 4
+kill -KILL "$pid"
+finish
+for _ in $(seq 100); do
+  [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "$TMPDIR")" ] && break
+  sleep 0.1
+done
+check "drover SIGKILLed: the anchor ends processes ranks moved to sessions of their own" \
+  test -z "$(pgrep -f -- "$CLIENT")"
 check "... nothing left behind" no_leftovers
 done_testing
