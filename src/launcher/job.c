@@ -194,6 +194,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .wdir = app->wdir,
         .procdir = procdir,
         .pgid = run->session.pgid,
+        .cgroup_procs = run->session.cgroup.procs_fd,
     };
     bool with_stdin = 0 == job->index && 0 == r;
     int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);

@@ -143,6 +143,28 @@ cpu_set_t *mapping_affinity(const launcher_map_t *map, const launcher_topology_t
 /* Free the placements. Accepts a zeroed struct. */
 void mapping_release(launcher_map_t *map);
 
+/* ---- cgroup.c --------------------------------------------------------- */
+
+/* A cgroup of the run's processes (all descriptors -1 when none). */
+typedef struct launcher_cgroup {
+    int parent_fd;    /* the cgroup drover is in (O_PATH) */
+    int dir_fd;       /* the run's, below it */
+    int procs_fd;     /* its cgroup.procs: a child writes "0" to join */
+    char name[64];    /* "drover-<pid>.<random>" */
+} launcher_cgroup_t;
+
+/* Make the run's cgroup below drover's own if cgroup v2 lets this user;
+ * otherwise leave cg without one. */
+void cgroup_create(launcher_cgroup_t *cg);
+
+/* Send sig to every process in the cgroup (SIGKILL through cgroup.kill
+ * where the kernel has it). Returns how many there were. */
+unsigned cgroup_signal(const launcher_cgroup_t *cg, int sig);
+
+/* Kill what is in the cgroup, remove it and close its descriptors.
+ * Accepts a cg without a cgroup. */
+void cgroup_remove(launcher_cgroup_t *cg);
+
 /* ---- session.c -------------------------------------------------------- */
 
 typedef struct launcher_session {
@@ -159,12 +181,14 @@ typedef struct launcher_session {
     char label[64];   /* "DROVER_RUN=<pid>.<random>", in the environment of
                        * every process of the run: the anchor finds by it
                        * those that left the process group */
+    launcher_cgroup_t cgroup;
 } launcher_session_t;
 
 /* A session not (or no longer) created. */
 #define SESSION_NONE                                                                 \
     ((launcher_session_t){.pgid = -1, .anchor_fd = -1, .tmp_fd = -1, .dir_fd = -1, \
-                          .shm_fd = -1})
+                          .shm_fd = -1,                                              \
+                          .cgroup = {.parent_fd = -1, .dir_fd = -1, .procs_fd = -1}})
 
 /* Create the session directory and the anchor. Call before any thread
  * starts. Returns 0, or LAUNCHER_EXIT_FAILURE after a one-line message with
@@ -276,6 +300,7 @@ typedef struct launch_child {
     const char *procdir;  /* directory the child creates, or NULL */
     int fds[3];           /* onto 0, 1, 2 */
     pid_t pgid;           /* process group to join */
+    int cgroup_procs;     /* cgroup.procs of the cgroup to join, or -1 */
     cpu_set_t *affinity;  /* NULL: unbound */
     size_t affinity_size;
 } launch_child_t;

@@ -24,6 +24,11 @@
  *    (session_shm_mkdir) go with everything in them.
  *  - drover is a child subreaper, so processes orphaned by a rank come back
  *    to it and are killed and reaped at the end.
+ *  - A process that leaves the group (setsid) is found after drover died
+ *    by the run's label in its environment (DROVER_RUN, set for every
+ *    process of the run and inherited), and by the run's cgroup where one
+ *    could be made (cgroup.c), which also holds processes that clear their
+ *    environment.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -229,25 +234,32 @@ static void anchor_main(int fd, const launcher_session_t *s, double grace)
     /* Only the pipe and the directories to clean up are kept: the anchor
      * must hold nothing a rank or the server could be waiting to see
      * closed. */
-    int keep[] = {fd, s->tmp_fd, s->dir_fd, s->shm_fd};
+    int keep[] = {fd, s->tmp_fd, s->dir_fd, s->shm_fd, s->cgroup.parent_fd, s->cgroup.dir_fd};
     close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
     char byte;
     ssize_t n;
     do {
         n = read(fd, &byte, 1);
     } while (n > 0 || (n < 0 && EINTR == errno));
-    /* The group, and what left it but carries the run's label. */
+    /* The group, the cgroup, and what left both but carries the run's
+     * label. */
     sweep_t all = {.pgid = getpid(), .spared = getpid(), .label = s->label};
-    if (signal_members(&all, SIGTERM) > 0) {
-        for (long waited = 0; waited < (long)(grace * 1000) && signal_members(&all, 0) > 0;
+    launcher_cgroup_t cgroup = s->cgroup;
+    cgroup.procs_fd = -1; /* closed above */
+    if (signal_members(&all, SIGTERM) + cgroup_signal(&cgroup, SIGTERM) > 0) {
+        for (long waited = 0; waited < (long)(grace * 1000) &&
+                              signal_members(&all, 0) + cgroup_signal(&cgroup, 0) > 0;
              waited += 20) {
             sleep_ms(20);
         }
         /* Until none is left: a process may fork while it is swept. */
-        for (int round = 0; round < 100 && signal_members(&all, SIGKILL) > 0; round++) {
+        for (int round = 0;
+             round < 100 && signal_members(&all, SIGKILL) + cgroup_signal(&cgroup, SIGKILL) > 0;
+             round++) {
             sleep_ms(10);
         }
     }
+    cgroup_remove(&cgroup);
     remove_session_dir(s);
     remove_shm(s);
     _exit(0);
@@ -345,6 +357,7 @@ int session_create(launcher_session_t *s, double grace)
     }
     /* Without /dev/shm there are no segments to remove. */
     s->shm_fd = open(SHM_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    cgroup_create(&s->cgroup);
     int fds[2];
     if (0 != pipe2(fds, O_CLOEXEC)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create a pipe: %s\n", strerror(errno));
@@ -437,6 +450,7 @@ void session_destroy(launcher_session_t *s)
         }
         reap_everything(s);
     }
+    cgroup_remove(&s->cgroup);
     if (s->anchor_fd >= 0) {
         close(s->anchor_fd);
     }

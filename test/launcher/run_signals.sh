@@ -61,4 +61,26 @@ done
 check "drover SIGKILLed: the anchor ends processes ranks moved to sessions of their own" \
   test -z "$(pgrep -f -- "$CLIENT")"
 check "... nothing left behind" no_leftovers
+
+# Where drover can make a cgroup for the run (root, or a delegated subtree),
+# even a process that also clears its environment (env -i) is ended.
+launch -n 2 --grace 1 sh -c 'setsid env -i "$0" sleep & exec "$0" sleep' "$CLIENT"
+wait_for sleeping 4
+cgroup=$(grep -h "^0::/.*drover-$pid\." /proc/[0-9]*/cgroup 2>/dev/null | head -1)
+kill -KILL "$pid"
+finish
+if [ -n "$cgroup" ]; then
+  for _ in $(seq 100); do
+    [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "$TMPDIR")" ] && break
+    sleep 0.1
+  done
+  check "drover SIGKILLed: its cgroup's anchor ends even processes that cleared their environment" \
+    test -z "$(pgrep -f -- "$CLIENT")"
+  cgroup_dir=$(findmnt -t cgroup2 -n -o TARGET | head -1)${cgroup#0::}
+  check "... and removes the cgroup ($cgroup_dir)" test ! -e "$cgroup_dir"
+else
+  echo "# no cgroup for the run here: a process that clears its environment may stay"
+  pkill -KILL -f -- "$CLIENT"
+fi
+check "... nothing left behind" no_leftovers
 done_testing
