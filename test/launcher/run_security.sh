@@ -3,11 +3,14 @@
 # for it, and another local user cannot turn drover against its user.
 #
 # A process of the same user claiming a rank before that rank connects is
-# refused, and the rank still works. A second user pre-creates a directory under the /dev/shm prefix of a
-# drover about to start and keeps swapping a subdirectory of it for a
-# symlink to a root-owned victim directory (swapper.c): neither drover's
-# cleanup at the end nor the anchor's after drover is SIGKILLed may remove
-# a single victim file, and the job's own segments still go.
+# refused, and the rank still works. A second user pre-creates a directory
+# under the /dev/shm prefix of a drover about to start and keeps swapping a
+# subdirectory of it for a symlink to a root-owned victim directory
+# (swapper.c): neither drover's cleanup at the end nor the anchor's after
+# drover is SIGKILLed may remove a single victim file, and the job's own
+# segments still go. drover run by that second user (who may make no
+# cgroup) and SIGKILLed leaves no process behind, not even one a rank moved
+# to a session of its own.
 source "$(dirname "$0")/lib.sh"
 
 run -n 2 "$CLIENT" impostor "$work/go"
@@ -77,4 +80,29 @@ check "... every victim file is still there after the anchor's cleanup ($left of
   test "$left" -eq "$nvictims"
 check "... the anchor removed the job's own segment" test ! -e "/dev/shm/drover-$pid-0.test"
 check "... nothing of the job left behind" no_leftovers
+
+# A user who may make no cgroup: the anchor finds the processes that left
+# the process group by the run's label.
+mine=$work/other
+mkdir "$mine"
+chown "$other" "$mine"
+timeout -s KILL 60 "${as_other[@]}" env TMPDIR="$mine" bash -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"
+  exec "$@"' "$mine/pid" "$DROVER" run -n 2 --grace 1 \
+  sh -c 'setsid "$0" sleep & exec "$0" sleep' "$CLIENT" >"$work/out" 2>"$work/err" &
+tpid=$!
+for _ in $(seq 1000); do [ -s "$mine/pid" ] && break; sleep 0.01; done
+pid=$(cat "$mine/pid")
+wait_for sleeping 4
+kill -KILL "$pid"
+wait "$tpid"
+rc=$?
+for _ in $(seq 100); do
+  [ -z "$(pgrep -f -- "$CLIENT")" ] && [ "$(ls -A "$mine")" = pid ] && break
+  sleep 0.1
+done
+check "drover of a user without cgroups SIGKILLed ($rc)" test "$rc" -eq 137
+check "... the anchor ends the processes ranks moved to sessions of their own" \
+  test -z "$(pgrep -f -- "$CLIENT")"
+check "... and removes the session directory" test "$(ls -A "$mine")" = pid
+pkill -KILL -f -- "$CLIENT"
 done_testing
