@@ -6,6 +6,9 @@
 #                                  and sets $rc, $out, $err, $elapsed
 #   report [STATUS]                after a run that did not end with STATUS
 #                                  (default 0), shows the start of its output
+#   anchor_done [DIR]              after drover was SIGKILLed: waits (up to
+#                                  10 s) for its anchor to end the client
+#                                  processes and empty DIR (default $TMPDIR)
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
 #   done_testing                   prints the summary, exits 0 or 1
@@ -71,6 +74,14 @@ report() { [ "$rc" -eq "${1:-0}" ] || printf '%s\n%s\n' "$out" "$err" | grep -v 
 
 within() { # seconds: the last run ended in time
   awk -v e="$elapsed" -v limit="$1" 'BEGIN {exit !(e < limit)}'
+}
+
+anchor_done() {
+  for _ in $(seq 100); do
+    [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "${1:-$TMPDIR}")" ] && return 0
+    sleep 0.1
+  done
+  return 1
 }
 
 no_leftovers() {

@@ -69,10 +69,7 @@ attacked_launch -n 2 --grace 1 "$CLIENT" sleep stubborn shm
 wait_for sleeping 2
 kill -KILL "$pid"
 finish
-for _ in $(seq 100); do
-  [ -z "$(ls -A "$TMPDIR")" ] && [ -z "$(pgrep -f -- "$CLIENT")" ] && break
-  sleep 0.1
-done
+anchor_done
 sleep 0.2
 attacked_finish
 check "drover SIGKILLed with an attacker swapping symlinks: status 137" test "$rc" -eq 137
@@ -84,25 +81,20 @@ check "... nothing of the job left behind" no_leftovers
 # A user who may make no cgroup: the anchor finds the processes that left
 # the process group by the run's label.
 mine=$work/other
-mkdir "$mine"
-chown "$other" "$mine"
-timeout -s KILL 60 "${as_other[@]}" env TMPDIR="$mine" bash -c 'echo $$ >"$0.tmp"; mv "$0.tmp" "$0"
-  exec "$@"' "$mine/pid" "$DROVER" run -n 2 --grace 1 \
+mkdir -p "$mine/tmp" "$mine/gate"
+chown "$other" "$mine/tmp" "$mine/gate"
+timeout -s KILL 60 "${as_other[@]}" env TMPDIR="$mine/tmp" bash -c 'echo $$ >"$0.tmp"
+  mv "$0.tmp" "$0"; exec "$@"' "$mine/gate/pid" "$DROVER" run -n 2 --grace 1 \
   sh -c 'setsid "$0" sleep & exec "$0" sleep' "$CLIENT" >"$work/out" 2>"$work/err" &
 tpid=$!
-for _ in $(seq 1000); do [ -s "$mine/pid" ] && break; sleep 0.01; done
-pid=$(cat "$mine/pid")
+for _ in $(seq 1000); do [ -s "$mine/gate/pid" ] && break; sleep 0.01; done
+pid=$(cat "$mine/gate/pid")
 wait_for sleeping 4
 kill -KILL "$pid"
 wait "$tpid"
 rc=$?
-for _ in $(seq 100); do
-  [ -z "$(pgrep -f -- "$CLIENT")" ] && [ "$(ls -A "$mine")" = pid ] && break
-  sleep 0.1
-done
 check "drover of a user without cgroups SIGKILLed ($rc)" test "$rc" -eq 137
 check "... the anchor ends the processes ranks moved to sessions of their own" \
-  test -z "$(pgrep -f -- "$CLIENT")"
-check "... and removes the session directory" test "$(ls -A "$mine")" = pid
+  anchor_done "$mine/tmp"
 pkill -KILL -f -- "$CLIENT"
 done_testing

@@ -54,12 +54,8 @@ launch -n 2 --grace 1 sh -c 'setsid "$0" sleep & exec "$0" sleep' "$CLIENT"
 wait_for sleeping 4
 kill -KILL "$pid"
 finish
-for _ in $(seq 100); do
-  [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "$TMPDIR")" ] && break
-  sleep 0.1
-done
 check "drover SIGKILLed: the anchor ends processes ranks moved to sessions of their own" \
-  test -z "$(pgrep -f -- "$CLIENT")"
+  anchor_done
 check "... nothing left behind" no_leftovers
 
 # Where drover can make a cgroup for the run (root, or a delegated subtree),
@@ -75,10 +71,7 @@ if [ -n "$cgroup_mount" ] && mkdir "$probe" 2>/dev/null; then
   rmdir "$probe"
   check "drover SIGKILLed where it may make cgroups: it had made one for the run" \
     test -n "$cgroup"
-  for _ in $(seq 100); do
-    [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "$TMPDIR")" ] && break
-    sleep 0.1
-  done
+  anchor_done
   check "... the anchor ends even processes that cleared their environment" \
     test -z "$(pgrep -f -- "$CLIENT")"
   check "... and removes the cgroup" test ! -e "$cgroup_mount${cgroup#0::}"
