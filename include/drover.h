@@ -125,10 +125,10 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
 
 /* PMIx_server_init attribute (bool): the host starts its clients itself
  * and tells the server each one's pid with drover_server_client_pid. The
- * server then accepts a client's PMIx_Init only from the connection of that
- * very process (the pid its socket's peer credentials give, as for a
- * client's second, direct connection); a connection that claims the client
- * before its pid is known waits for it. */
+ * server then accepts a client's PMIx_Init only from a connection of that
+ * process or of one of its descendants (a wrapper's child), as the pid its
+ * socket's peer credentials give says; a connection that claims the
+ * client before its pid is known waits for it. */
 #define DROVER_SERVER_CLIENT_PIDS "drover.srv.client_pids"
 
 /* The client proc, registered with PMIx_server_register_client, is the

@@ -8,17 +8,21 @@
  *    one and is handled by tool.c) (a process that
  *    finalized may connect again: PMIx_Init after PMIx_Finalize).
  *  - A host that forks its clients (DROVER_SERVER_CLIENT_PIDS) tells each
- *    one's pid: the HELLO must then come from that process (the socket's
- *    peer credentials), and one that comes before the pid is known waits
- *    for it rather than let another process of the user take the rank.
+ *    one's pid: the HELLO must then come from that process or one of its
+ *    descendants (the socket's peer credentials; /proc gives the parents),
+ *    and one that comes before the pid is known waits for it rather than
+ *    let another process of the user take the rank.
  *  - The host hears of it through client_connected2 (or client_connected)
  *    and may hold the client until it calls back; only then is the job's
  *    registration sent, so a host can finish preparing first.
  *  - A connection that drops before PMIx_Finalize makes the client "gone":
  *    collectives and requests waiting on it fail instead of hanging.
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmix.h"
 #include "server.h"
@@ -123,6 +127,37 @@ static pmix_status_t call_connected(server_client_t *client, hello_op_t *op,
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+/* Whether process pid is ancestor or one of its descendants: the process
+ * the host started may be a wrapper (a shell, time, strace) whose child is
+ * the PMIx client. */
+static bool descends(pid_t pid, pid_t ancestor)
+{
+    for (int depth = 0; depth < 64 && pid > 1; depth++) {
+        if (pid == ancestor) {
+            return true;
+        }
+        char path[64], stat[512];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (n <= 0) {
+            return false;
+        }
+        stat[n] = '\0';
+        /* pid (comm) state ppid ...: comm ends at the last ')'. */
+        const char *rest = strrchr(stat, ')');
+        int ppid;
+        if (NULL == rest || 1 != sscanf(rest + 1, " %*c %d", &ppid)) {
+            return false;
+        }
+        pid = (pid_t)ppid;
+    }
+    return false;
+}
+
 static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
                                   server_client_t **out)
 {
@@ -131,7 +166,7 @@ static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
     if (NULL == client) {
         return PMIX_ERR_NOT_FOUND;
     }
-    if (client->uid != peer->uid || (0 != client->pid && client->pid != peer->pid)) {
+    if (client->uid != peer->uid || (0 != client->pid && !descends(peer->pid, client->pid))) {
         return PMIX_ERR_NO_PERMISSIONS;
     }
     if (NULL != client->peer && client->peer != peer) {

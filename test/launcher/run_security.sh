@@ -3,7 +3,8 @@
 # for it, and another local user cannot turn drover against its user.
 #
 # A process of the same user claiming a rank before that rank connects is
-# refused, and the rank still works. A second user pre-creates a directory
+# refused, and the rank still works (a child of the rank's process, a
+# wrapper's, may be the client). A second user pre-creates a directory
 # under the /dev/shm prefix of a drover about to start and keeps swapping a
 # subdirectory of it for a symlink to a root-owned victim directory
 # (swapper.c): neither drover's cleanup at the end nor the anchor's after
@@ -19,6 +20,10 @@ check "a process claiming a rank before it connects is refused, the rank works (
 check "... and the job succeeds" test "$rc" -eq 0
 report
 check "... nothing left behind" no_leftovers
+run -n 2 sh -c '"$0" fence; exit $?' "$CLIENT"
+check "a rank's PMIx client may be a child of the process drover started ($rc)" \
+  test "$rc" -eq 0
+report
 
 if [ "$(id -u)" -ne 0 ]; then
   echo "# needs root, to add a second user"
