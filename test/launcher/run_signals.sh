@@ -60,7 +60,8 @@ check "... nothing left behind" no_leftovers
 
 # Where drover can make a cgroup for the run (root, or a delegated subtree),
 # even a process that also clears its environment (env -i) is ended.
-cgroup_mount=$(findmnt -t cgroup2 -n -o TARGET | head -1)
+cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
+  print $5; break } }' /proc/self/mountinfo | head -1)
 probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
 launch -n 2 --grace 1 sh -c 'setsid env -i "$0" sleep & exec "$0" sleep' "$CLIENT"
 wait_for sleeping 4
