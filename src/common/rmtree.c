@@ -18,7 +18,7 @@
  *    crossed, and the depth is bounded (each level holds a descriptor).
  *  - A tree named by a path (the server's cleanup registrations) is
  *    reached through rmtree_open_parent, which refuses a path on which
- *    another user could swap a directory.
+ *    another user could swap a directory or plant a symlink.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -130,38 +130,88 @@ static bool trusted(const struct stat *st, uid_t owner)
            (0 == (st->st_mode & (S_IWGRP | S_IWOTH)) || 0 != (st->st_mode & S_ISVTX));
 }
 
+/* Follow path from the trusted directory fd (which it takes), one component
+ * at a time: every directory entered must be trusted, and a symlink is
+ * followed only if root or owner made it (in a trusted directory, no one
+ * else can have put it there). Returns an O_PATH descriptor of the
+ * directory reached, or -1 with errno. */
+static int walk(int fd, const char *path, uid_t owner, unsigned *links)
+{
+    char *copy = strdup(path), *save = NULL;
+    if (NULL == copy) {
+        close(fd);
+        errno = ENOMEM;
+        return -1;
+    }
+    if ('/' == path[0]) {
+        struct stat st;
+        if (fd >= 0) {
+            close(fd);
+        }
+        fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0 && (0 != fstat(fd, &st) || !trusted(&st, owner))) {
+            close(fd);
+            fd = -1;
+            errno = EPERM;
+        }
+    }
+    for (char *part = strtok_r(copy, "/", &save); NULL != part && fd >= 0;
+         part = strtok_r(NULL, "/", &save)) {
+        struct stat st;
+        int err = 0;
+        if (0 == strcmp(part, ".")) {
+            continue;
+        }
+        if (0 != fstatat(fd, part, &st, AT_SYMLINK_NOFOLLOW)) {
+            err = errno;
+        } else if (S_ISLNK(st.st_mode)) {
+            char target[PATH_MAX];
+            ssize_t n = readlinkat(fd, part, target, sizeof(target) - 1);
+            if (++*links > 40) {
+                err = ELOOP;
+            } else if (0 != st.st_uid && owner != st.st_uid) {
+                err = EPERM;
+            } else if (n <= 0) {
+                err = n < 0 ? errno : ENOENT;
+            } else {
+                target[n] = '\0';
+                fd = walk(fd, target, owner, links);
+                continue;
+            }
+        } else {
+            int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            err = next < 0 ? errno : 0 != fstat(next, &st) ? errno : trusted(&st, owner) ? 0 : EPERM;
+            close(fd);
+            fd = next;
+        }
+        if (0 != err) {
+            if (fd >= 0) {
+                close(fd);
+            }
+            fd = -1;
+            errno = err;
+        }
+    }
+    free(copy);
+    return fd;
+}
+
 int rmtree_open_parent(const char *path, uid_t owner, const char **name)
 {
     const char *slash = strrchr(path, '/');
-    if (NULL == slash || '\0' == slash[1] || 0 == strcmp(slash + 1, ".") ||
+    if ('/' != path[0] || '\0' == slash[1] || 0 == strcmp(slash + 1, ".") ||
         0 == strcmp(slash + 1, "..")) {
         errno = EINVAL;
         return -1;
     }
-    char *dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
-    char *real = NULL == dir ? NULL : realpath(dir, NULL);
-    free(dir);
-    if (NULL == real) {
+    char *dir = strndup(path, (size_t)(slash - path) + 1);
+    if (NULL == dir) {
+        errno = ENOMEM;
         return -1;
     }
-    int fd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    char *save = NULL;
-    for (char *part = strtok_r(real, "/", &save); fd >= 0; part = strtok_r(NULL, "/", &save)) {
-        struct stat st;
-        int err = 0 != fstat(fd, &st) ? errno : trusted(&st, owner) ? 0 : EPERM;
-        if (0 != err) {
-            close(fd);
-            fd = -1;
-            errno = err;
-        } else if (NULL == part) {
-            break;
-        } else {
-            int next = openat(fd, part, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            close(fd);
-            fd = next;
-        }
-    }
-    free(real);
+    unsigned links = 0;
+    int fd = walk(-1, dir, owner, &links);
+    free(dir);
     *name = slash + 1;
     return fd;
 }

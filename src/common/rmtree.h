@@ -21,13 +21,13 @@ int rmtree_at(int dirfd, const char *name, uid_t owner, bool recursive);
  * leaving the directory itself; fd stays open. */
 void rmtree_contents(int fd, uid_t owner);
 
-/* Open the directory holding path's last component, provided no user but
- * root and owner can change what path names: the path is resolved once
- * (realpath) and every directory on it is then opened from "/" without
- * following symlinks, and must be owned by root or owner and writable by
- * no one else unless sticky. Returns a descriptor (caller closes) and
- * points *name at the last component within path, or -1 with errno
- * (EPERM: a directory on the path is not trusted). */
+/* Open the directory holding the last component of the absolute path,
+ * provided no user but root and owner can change what path names: every
+ * directory on the way, from "/", must be owned by root or owner and
+ * writable by no one else unless sticky, and a symlink on the way is
+ * followed only if root or owner made it. Returns an O_PATH descriptor
+ * (caller closes) and points *name at the last component within path, or
+ * -1 with errno (EPERM: something on the path is not trusted). */
 int rmtree_open_parent(const char *path, uid_t owner, const char **name);
 
 #endif /* DROVER_RMTREE_H */
