@@ -11,7 +11,8 @@
  *    (cgroup.kill: atomic even against a process forking meanwhile).
  *  - Where none can be made (no cgroup2 mount, no permission), nothing
  *    else changes: the process group and the run's label still find the
- *    processes (session.c).
+ *    processes (session.c). Inside a Slurm job none is made: the step's
+ *    own cgroup holds the processes, and Slurm removes it at the end.
  *  - The cgroup is removed through the descriptor of its parent kept from
  *    its creation, once nothing is left in it.
  */
@@ -72,7 +73,9 @@ void cgroup_create(launcher_cgroup_t *cg)
     *cg = (launcher_cgroup_t){.parent_fd = -1, .dir_fd = -1, .procs_fd = -1};
     char mount[PATH_MAX], own[PATH_MAX], parent[2 * PATH_MAX];
     uint64_t random;
-    if (!find_mount(mount, sizeof(mount)) || !find_own(own, sizeof(own)) ||
+    /* A Slurm job step is a cgroup that Slurm empties and removes itself,
+     * which a cgroup of ours inside would keep it from doing. */
+    if (NULL != getenv("SLURM_JOB_ID") || !find_mount(mount, sizeof(mount)) || !find_own(own, sizeof(own)) ||
         (int)sizeof(parent) <= snprintf(parent, sizeof(parent), "%s%s", mount, own) ||
         sizeof(random) != getrandom(&random, sizeof(random), 0)) {
         return;

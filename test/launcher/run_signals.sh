@@ -58,8 +58,9 @@ check "drover SIGKILLed: the anchor ends processes ranks moved to sessions of th
   anchor_done
 check "... nothing left behind" no_leftovers
 
-# Where drover can make a cgroup for the run (root, or a delegated subtree),
-# even a process that also clears its environment (env -i) is ended.
+# Where drover can make a cgroup for the run (root, or a delegated subtree;
+# not in a Slurm job), even a process that also clears its environment
+# (env -i) is ended.
 cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
   print $5; break } }' /proc/self/mountinfo | head -1)
 probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
@@ -68,7 +69,7 @@ wait_for sleeping 4
 cgroup=$(grep -h "^0::/.*drover-$pid\." /proc/[0-9]*/cgroup 2>/dev/null | head -1)
 kill -KILL "$pid"
 finish
-if [ -n "$cgroup_mount" ] && mkdir "$probe" 2>/dev/null; then
+if [ -n "$cgroup_mount" ] && [ -z "${SLURM_JOB_ID:-}" ] && mkdir "$probe" 2>/dev/null; then
   rmdir "$probe"
   check "drover SIGKILLed where it may make cgroups: it had made one for the run" \
     test -n "$cgroup"
@@ -77,7 +78,7 @@ if [ -n "$cgroup_mount" ] && mkdir "$probe" 2>/dev/null; then
     test -z "$(pgrep -f -- "$CLIENT")"
   check "... and removes the cgroup" test ! -e "$cgroup_mount${cgroup#0::}"
 else
-  echo "# this user may make no cgroup: a process that clears its environment may stay"
+  echo "# no cgroup for the run here: a process that clears its environment may stay"
   pkill -KILL -f -- "$CLIENT"
 fi
 check "... nothing left behind" no_leftovers
