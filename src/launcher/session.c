@@ -5,7 +5,9 @@
  *  - One session directory per run, mkdtemp'd under $TMPDIR (or /tmp),
  *    mode 0700. The server library makes its socket directory inside it
  *    (PMIX_SERVER_TMPDIR) and every job's PMIX_TMPDIR, NSDIR and PROCDIRs
- *    live in it, so removing one tree removes everything a run wrote.
+ *    live in it, so removing one tree removes everything a run wrote. It
+ *    is removed through descriptors of it and of its parent kept from its
+ *    creation, never by its path, which may lead elsewhere by then.
  *  - Every process of every job joins one process group, led by the
  *    anchor: a child forked before any thread exists, which does nothing
  *    but wait for EOF on a pipe whose only writer is drover. The group
@@ -21,7 +23,10 @@
  *  - Shared-memory segments of a job's processes are named
  *    /dev/shm/<nspace>..., and every namespace of a run starts with
  *    "drover-<pid>-": one prefix covers them all, and directories with it
- *    (session_shm_mkdir) go with everything in them.
+ *    (session_shm_mkdir) go with everything in them. /dev/shm is
+ *    everybody's: only entries this user owns are removed, through
+ *    directory descriptors (rmtree.c), so a name another user pre-created
+ *    and a symlink swapped in lead nowhere.
  *  - drover is a child subreaper, so processes orphaned by a rank come back
  *    to it and are killed and reaped at the end.
  *  - A process that leaves the group (setsid) is found after drover died
@@ -327,7 +332,7 @@ static int make_session_dir(launcher_session_t *s, const char *tmp)
                        O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat st;
     if (s->dir_fd < 0 || 0 != fstat(s->dir_fd, &st) || st.st_uid != geteuid() ||
-        0700 != (st.st_mode & 07777)) {
+        0 != (st.st_mode & 077)) {
         fprintf(stderr, LAUNCHER_NAME ": the session directory %s was replaced\n", s->dir);
         return -1;
     }
