@@ -44,12 +44,12 @@ attacked_launch() {
     while [ ! -e "$0.go" ]; do sleep 0.01; done; exec "$@"' "$work/pid" \
     env --default-signal=INT,TERM,HUP "$DROVER" run "$@" >"$work/out" 2>"$work/err" &
   tpid=$!
-  while [ ! -s "$work/pid" ]; do sleep 0.01; done
+  for _ in $(seq 1000); do [ -s "$work/pid" ] && break; sleep 0.01; done
   pid=$(cat "$work/pid")
   trap_dir=/dev/shm/drover-$pid-x
   "${as_other[@]}" "$SWAPPER" "$trap_dir" "$victim" "$nvictims" 30 >/dev/null &
   spid=$!
-  while [ ! -e "$trap_dir/ready" ]; do sleep 0.01; done
+  for _ in $(seq 1000); do [ -e "$trap_dir/ready" ] && break; sleep 0.01; done
   touch "$work/pid.go"
 }
 
