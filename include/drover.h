@@ -15,6 +15,8 @@
 #ifndef DROVER_H
 #define DROVER_H
 
+#include <sys/types.h>
+
 #include <pmix_common.h>
 
 #ifdef __cplusplus
@@ -118,6 +120,21 @@ PMIX_EXPORT pmix_status_t drover_register_datatype(const drover_datatype_t *type
 /* The record registered for id, or NULL. Borrowed, valid for the life of
  * the process. */
 PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id);
+
+/* ---- Server ----------------------------------------------------------- */
+
+/* PMIx_server_init attribute (bool): the host starts its clients itself
+ * and tells the server each one's pid with drover_server_client_pid. The
+ * server then accepts a client's PMIx_Init only from a connection of that
+ * process or of one of its descendants (a wrapper's child), as the pid its
+ * socket's peer credentials give says; a connection that claims the
+ * client before its pid is known waits for it. */
+#define DROVER_SERVER_CLIENT_PIDS "drover.srv.client_pids"
+
+/* The client proc, registered with PMIx_server_register_client, is the
+ * process pid: call it once the process exists (after fork). Returns
+ * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
+PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid);
 
 /* ---- Introspection ------------------------------------------------------ */
 

@@ -2,10 +2,13 @@
  * segment.c - bootstrap: find the other images through PMIx and map their
  * shared-memory segments at the same addresses in every image.
  *
- * Each image creates /dev/shm/<namespace>.caf.<rank> and publishes its name
- * with PMIx_Put. The name starts with the namespace because that is what a
- * launcher sweeps after a crash: drover names its jobs drover-<pid>-<n> and
- * removes every /dev/shm/drover-<pid>-* when the run ends, however it ends.
+ * Each image creates /dev/shm/<namespace>.caf.<rank>.<random> (O_EXCL) and
+ * publishes its name with PMIx_Put; the others find it with PMIx_Get after
+ * the fence. The random part keeps another user from blocking a job with
+ * files of the names it will use. The name starts with the namespace
+ * because that is what a launcher sweeps after a crash: drover names its
+ * jobs drover-<pid>-<n> and removes every /dev/shm/drover-<pid>-* when the
+ * run ends, however it ends.
  * All images then agree on one range of virtual addresses, free in all of
  * them, big enough for every segment: they try candidates in an order fixed
  * in advance, reserve the candidate with MAP_FIXED_NOREPLACE, and exchange
@@ -20,11 +23,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "caf.h"
@@ -203,7 +208,9 @@ static void release(pmix_value_t *val)
     }
 }
 
-/* Creates this image's segment file; leaves its name in segname. */
+/* Creates this image's segment file; leaves its name in segname. The name
+ * ends in a random part and is made with O_EXCL, so another user can
+ * neither guess it beforehand to block the job nor have prepared it. */
 static int create_segment(void)
 {
     char ns[PMIX_MAX_NSLEN + 1];
@@ -215,12 +222,17 @@ static int create_segment(void)
         ns[i] = plain ? c : '_';
     }
     ns[i] = '\0';
-    snprintf(segname, sizeof(segname), "/%s.caf.%d", ns, caf.me);
-    int fd = shm_open(segname, O_RDWR | O_CREAT | O_EXCL, 0600);
-    if (fd < 0 && EEXIST == errno) {
-        /* A leftover of a crashed job of the same namespace. */
-        shm_unlink(segname);
+    int fd = -1;
+    for (int attempt = 0; attempt < 16 && fd < 0; attempt++) {
+        uint64_t random;
+        if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
+            break;
+        }
+        snprintf(segname, sizeof(segname), "/%s.caf.%d.%016" PRIx64, ns, caf.me, random);
         fd = shm_open(segname, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && EEXIST != errno) {
+            break;
+        }
     }
     if (fd < 0 || 0 != ftruncate(fd, (off_t)caf.stride)) {
         fprintf(stderr, "libcaf_drover: cannot create /dev/shm%s of %zu bytes: %s\n", segname,
@@ -283,9 +295,17 @@ static int reserve_range(void)
 static int map_segment(int rank, const char *name)
 {
     int fd = shm_open(name, O_RDWR, 0);
+    struct stat st;
     if (fd < 0) {
         fprintf(stderr, "libcaf_drover: cannot open image %d's segment /dev/shm%s: %s\n", rank + 1,
                 name, strerror(errno));
+        return -1;
+    }
+    /* The images are one user's processes: a segment of anyone else is not
+     * the image's, whatever name was published. */
+    if (0 != fstat(fd, &st) || st.st_uid != geteuid() || (size_t)st.st_size != caf.stride) {
+        fprintf(stderr, "libcaf_drover: /dev/shm%s is not image %d's segment\n", name, rank + 1);
+        close(fd);
         return -1;
     }
     void *at = caf_segment(rank);

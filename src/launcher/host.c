@@ -35,6 +35,7 @@
 #include <event2/event.h>
 
 #include "launcher.h"
+#include "drover.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -698,14 +699,17 @@ pmix_status_t host_start(launcher_t *run)
     /* The library shares drover's topology rather than loading its own:
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
-    pmix_info_t info[3];
+    pmix_info_t info[4];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
     PMIX_LOAD_KEY(info[2].key, PMIX_TOPOLOGY2);
     info[2].value.type = PMIX_TOPO;
     info[2].value.data.topo = &topology;
-    pmix_status_t rc = PMIx_server_init(&module, info, 3);
+    /* drover forks every client: only that process may claim its rank. */
+    bool yes = true;
+    PMIX_INFO_LOAD(&info[3], DROVER_SERVER_CLIENT_PIDS, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_server_init(&module, info, 4);
     for (size_t i = 0; i < 2; i++) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }

@@ -31,6 +31,7 @@
 #include <event2/event.h>
 
 #include "launcher.h"
+#include "drover.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -172,7 +173,8 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     if (asprintf(&procdir, "%s/%s", job->nsdir, name) < 0) {
         procdir = NULL;
     }
-    char **env = openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm);
+    char **env = session_label_env(
+        &run->session, openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm));
     pmix_proc_t proc;
     proc_name(job, r, &proc);
     pmix_status_t rc = PMIX_ERR_NOMEM;
@@ -192,6 +194,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .wdir = app->wdir,
         .procdir = procdir,
         .pgid = run->session.pgid,
+        .cgroup_procs = run->session.cgroup.procs_fd,
     };
     bool with_stdin = 0 == job->index && 0 == r;
     int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);
@@ -219,7 +222,12 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     job->nalive++;
     run->nalive++;
     run->nlaunched++;
-    rc = PMIX_SUCCESS;
+    /* The server then takes the rank's PMIx_Init from this process only. */
+    rc = drover_server_client_pid(&proc, pid);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot tell the PMIx server about %s: %s\n",
+                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
+    }
 
 done:
     free(procdir);

@@ -285,6 +285,9 @@ static void child(const launch_child_t *c)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     setpgid(0, c->pgid);
+    if (c->cgroup_procs >= 0) {
+        (void)!write(c->cgroup_procs, "0", 1);
+    }
     if (NULL != c->procdir) {
         /* Made here, in parallel with drover's next launch: creating
          * directories is the slowest system call of a launch. */

@@ -162,6 +162,28 @@ void mapping_release(launcher_map_t *map);
  * message, PMIX_ERR_OUT_OF_RESOURCE) a job that does not. */
 pmix_status_t limits_fit(unsigned nprocs, unsigned running);
 
+/* ---- cgroup.c --------------------------------------------------------- */
+
+/* A cgroup of the run's processes (all descriptors -1 when none). */
+typedef struct launcher_cgroup {
+    int parent_fd;    /* the cgroup drover is in (O_PATH) */
+    int dir_fd;       /* the run's, below it */
+    int procs_fd;     /* its cgroup.procs: a child writes "0" to join */
+    char name[64];    /* "drover-<pid>.<random>" */
+} launcher_cgroup_t;
+
+/* Make the run's cgroup below drover's own if cgroup v2 lets this user;
+ * otherwise leave cg without one. */
+void cgroup_create(launcher_cgroup_t *cg);
+
+/* Send sig to every process in the cgroup (SIGKILL through cgroup.kill
+ * where the kernel has it). Returns how many there were. */
+unsigned cgroup_signal(const launcher_cgroup_t *cg, int sig);
+
+/* Kill what is in the cgroup, remove it and close its descriptors.
+ * Accepts a cg without a cgroup. */
+void cgroup_remove(launcher_cgroup_t *cg);
+
 /* ---- session.c -------------------------------------------------------- */
 
 typedef struct launcher_session {
@@ -171,7 +193,21 @@ typedef struct launcher_session {
     pid_t pgid;       /* the anchor's pid: the process group of every job */
     bool anchor_alive;
     int anchor_fd;    /* closing it tells the anchor drover is gone */
+    int tmp_fd;       /* the directory holding dir (O_PATH) */
+    int dir_fd;       /* dir, as made: removed through these, never by
+                       * its path */
+    int shm_fd;       /* /dev/shm (O_PATH), or -1 */
+    char label[64];   /* "DROVER_RUN=<pid>.<random>", in the environment of
+                       * every process of the run: the anchor finds by it
+                       * those that left the process group */
+    launcher_cgroup_t cgroup;
 } launcher_session_t;
+
+/* A session not (or no longer) created. */
+#define SESSION_NONE                                                                 \
+    ((launcher_session_t){.pgid = -1, .anchor_fd = -1, .tmp_fd = -1, .dir_fd = -1, \
+                          .shm_fd = -1,                                              \
+                          .cgroup = {.parent_fd = -1, .dir_fd = -1, .procs_fd = -1}})
 
 /* Create the session directory and the anchor. Call before any thread
  * starts. Returns 0, or LAUNCHER_EXIT_FAILURE after a one-line message with
@@ -181,10 +217,14 @@ int session_create(launcher_session_t *s, double grace);
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
 char *session_mkdir(const char *dir, const char *name);
 
-/* Make the directory /dev/shm/<session prefix><suffix>, mode 0700, which
- * goes with the session's segments (even when drover is killed). Caller
- * frees the path. NULL on failure, or if it already exists. */
+/* Make a new directory /dev/shm/<session prefix><suffix>.<random>, mode
+ * 0700, which goes with the session's segments (even when drover is
+ * killed). Caller frees the path. NULL on failure. */
 char *session_shm_mkdir(const launcher_session_t *s, const char *suffix);
+
+/* env (freed) with the session's label (DROVER_RUN) set; NULL when
+ * memory runs out. Caller frees with launch_free_env. */
+char **session_label_env(const launcher_session_t *s, char **env);
 
 /* Send sig to every process in the session's process group but the anchor
  * (and, with adopted, to every child drover adopted as subreaper). */
@@ -280,6 +320,7 @@ typedef struct launch_child {
     const char *procdir;  /* directory the child creates, or NULL */
     int fds[3];           /* onto 0, 1, 2 */
     pid_t pgid;           /* process group to join */
+    int cgroup_procs;     /* cgroup.procs of the cgroup to join, or -1 */
     cpu_set_t *affinity;  /* NULL: unbound */
     size_t affinity_size;
 } launch_child_t;

@@ -320,7 +320,7 @@ static int run_command(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     launcher_t run = {.opts = &opts, .started = run_now()};
-    run.session = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
+    run.session = SESSION_NONE;
     if (0 != gethostname(run.hostname, sizeof(run.hostname) - 1)) {
         snprintf(run.hostname, sizeof(run.hostname), "localhost");
     }

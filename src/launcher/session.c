@@ -5,7 +5,9 @@
  *  - One session directory per run, mkdtemp'd under $TMPDIR (or /tmp),
  *    mode 0700. The server library makes its socket directory inside it
  *    (PMIX_SERVER_TMPDIR) and every job's PMIX_TMPDIR, NSDIR and PROCDIRs
- *    live in it, so removing one tree removes everything a run wrote.
+ *    live in it, so removing one tree removes everything a run wrote. It
+ *    is removed through descriptors of it and of its parent kept from its
+ *    creation, never by its path, which may lead elsewhere by then.
  *  - Every process of every job joins one process group, led by the
  *    anchor: a child forked before any thread exists, which does nothing
  *    but wait for EOF on a pipe whose only writer is drover. The group
@@ -21,66 +23,161 @@
  *  - Shared-memory segments of a job's processes are named
  *    /dev/shm/<nspace>..., and every namespace of a run starts with
  *    "drover-<pid>-": one prefix covers them all, and directories with it
- *    (session_shm_mkdir) go with everything in them.
+ *    (session_shm_mkdir) go with everything in them. /dev/shm is
+ *    everybody's: only entries this user owns are removed, through
+ *    directory descriptors (rmtree.c), so a name another user pre-created
+ *    and a symlink swapped in lead nowhere.
  *  - drover is a child subreaper, so processes orphaned by a rank come back
  *    to it and are killed and reaped at the end.
+ *  - A process that leaves the group (setsid) is found after drover died
+ *    by the run's label in its environment (DROVER_RUN, set for every
+ *    process of the run and inherited), and by the run's cgroup where one
+ *    could be made (cgroup.c), which also holds processes that clear their
+ *    environment.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "launcher.h"
+#include "rmtree.h"
 
 #define SHM_DIR "/dev/shm"
+/* The variable labelling every process of a run (session_label_env). */
+#define LABEL_NAME "DROVER_RUN"
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* Remove the session directory, if the name still gives the directory
+ * made (anything else swapped in is left alone), else only what it holds. */
+static void remove_session_dir(const launcher_session_t *s)
 {
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    remove(path);
-    return 0;
-}
-
-static void remove_tree(const char *dir)
-{
-    if (NULL != dir) {
-        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-    }
-}
-
-static void remove_shm(const char *prefix)
-{
-    DIR *d = opendir(SHM_DIR);
-    if (NULL == d) {
+    if (s->dir_fd < 0) {
         return;
     }
-    size_t len = strlen(prefix);
+    const char *name = strrchr(s->dir, '/') + 1;
+    struct stat made, now;
+    if (0 == fstat(s->dir_fd, &made) && 0 == fstatat(s->tmp_fd, name, &now, AT_SYMLINK_NOFOLLOW) &&
+        made.st_dev == now.st_dev && made.st_ino == now.st_ino) {
+        rmtree_at(s->tmp_fd, name, geteuid(), true);
+    } else {
+        rmtree_contents(s->dir_fd, geteuid());
+    }
+}
+
+/* Remove every /dev/shm/<prefix>* that this user owns, with what is in
+ * it; entries of other users (a name pre-created to lure us) stay. */
+static void remove_shm(const launcher_session_t *s)
+{
+    int fd = s->shm_fd < 0 ? -1 : openat(s->shm_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = fd < 0 ? NULL : fdopendir(fd);
+    if (NULL == d) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    size_t len = strlen(s->shm_prefix);
     struct dirent *e;
     while (NULL != (e = readdir(d))) {
-        char path[PATH_MAX];
-        if (0 == strncmp(e->d_name, prefix, len) &&
-            (int)sizeof(path) > snprintf(path, sizeof(path), "%s/%s", SHM_DIR, e->d_name)) {
-            remove_tree(path);
+        if (0 == strncmp(e->d_name, s->shm_prefix, len)) {
+            rmtree_at(s->shm_fd, e->d_name, geteuid(), true);
         }
     }
     closedir(d);
 }
 
-/* Signal the members of group pgid but `spared` and, with adopted, the
- * children of `parent`, as found in /proc. Returns how many were found. */
-static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t parent, int sig)
+static int compare_fds(const void *a, const void *b)
+{
+    return *(const int *)a - *(const int *)b;
+}
+
+/* Close every descriptor but the n in keep (which it sorts). */
+static void close_all_but(int *keep, size_t n)
+{
+    qsort(keep, n, sizeof(*keep), compare_fds);
+    unsigned from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (keep[i] < 0) {
+            continue;
+        }
+        if ((unsigned)keep[i] > from) {
+            close_range(from, (unsigned)keep[i] - 1, 0);
+        }
+        from = (unsigned)keep[i] + 1;
+    }
+    close_range(from, ~0u, 0);
+}
+
+/* Whether the environment process pid started with holds entry (the
+ * run's label, "NAME=value"). */
+static bool labelled(long pid, const char *entry)
+{
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%ld/environ", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    /* Entries end in NUL; one split over two reads is joined, one longer
+     * than buf (not the label) skipped. */
+    size_t len = strlen(entry), have = 0;
+    char buf[8192];
+    bool found = false, skip = false;
+    ssize_t n;
+    while (!found && (n = read(fd, buf + have, sizeof(buf) - have)) > 0) {
+        size_t end = have + (size_t)n, start = 0;
+        for (size_t i = 0; i < end && !found; i++) {
+            if ('\0' == buf[i]) {
+                found = !skip && i - start == len && 0 == memcmp(buf + start, entry, len);
+                skip = false;
+                start = i + 1;
+            }
+        }
+        skip |= end - start == sizeof(buf);
+        have = skip ? 0 : end - start;
+        memmove(buf, buf + start, have);
+    }
+    close(fd);
+    return found;
+}
+
+/* Which processes a sweep signals: the members of group pgid but spared;
+ * with parent, the children of parent (orphans drover adopted); with
+ * label, every process of this user whose environment holds it (ranks'
+ * descendants that left the group, even orphaned after drover died). */
+typedef struct sweep {
+    pid_t pgid;
+    pid_t spared;
+    pid_t parent;       /* 0: none */
+    const char *label;  /* NULL: none */
+} sweep_t;
+
+static bool swept(const sweep_t *w, long pid, long ppid, long pgrp)
+{
+    if (pgrp == w->pgid || (0 != w->parent && ppid == w->parent)) {
+        return true;
+    }
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof(path), "/proc/%ld", pid);
+    return NULL != w->label && 0 == stat(path, &st) && st.st_uid == geteuid() &&
+           labelled(pid, w->label);
+}
+
+/* Send sig to every process the sweep names, as found in /proc. Returns
+ * how many were found. */
+static unsigned signal_members(const sweep_t *w, int sig)
 {
     DIR *proc = opendir("/proc");
     if (NULL == proc) {
@@ -91,7 +188,7 @@ static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t par
     while (NULL != (e = readdir(proc))) {
         char *end;
         long pid = strtol(e->d_name, &end, 10);
-        if ('\0' != *end || pid <= 0 || pid == spared) {
+        if ('\0' != *end || pid <= 0 || pid == w->spared) {
             continue;
         }
         char path[64], stat[512];
@@ -115,7 +212,7 @@ static unsigned signal_members(pid_t pgid, pid_t spared, bool adopted, pid_t par
             'Z' == state) {
             continue;
         }
-        if (pgrp == pgid || (adopted && ppid == parent)) {
+        if (swept(w, pid, ppid, pgrp)) {
             found++;
             kill((pid_t)pid, sig);
         }
@@ -131,7 +228,7 @@ static void sleep_ms(long ms)
 }
 
 /* The anchor's life: lead the group, wait for drover to go, clean up. */
-static void anchor_main(int fd, const char *dir, const char *shm_prefix, double grace)
+static void anchor_main(int fd, const launcher_session_t *s, double grace)
 {
     static const int ignored[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE,
                                   SIGUSR1, SIGUSR2, SIGTSTP, SIGTTIN, SIGTTOU};
@@ -139,28 +236,37 @@ static void anchor_main(int fd, const char *dir, const char *shm_prefix, double 
         signal(ignored[i], SIG_IGN);
     }
     setpgid(0, 0);
-    /* Only the pipe is kept: the anchor must hold nothing a rank or the
-     * server could be waiting to see closed. */
-    if (fd > 0) {
-        close_range(0, (unsigned)fd - 1, 0);
-    }
-    close_range((unsigned)fd + 1, ~0u, 0);
+    /* Only the pipe and the directories to clean up are kept: the anchor
+     * must hold nothing a rank or the server could be waiting to see
+     * closed. */
+    int keep[] = {fd, s->tmp_fd, s->dir_fd, s->shm_fd, s->cgroup.parent_fd, s->cgroup.dir_fd};
+    close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
     char byte;
     ssize_t n;
     do {
         n = read(fd, &byte, 1);
     } while (n > 0 || (n < 0 && EINTR == errno));
-    pid_t me = getpid();
-    if (signal_members(me, me, false, 0, SIGTERM) > 0) {
+    /* The group, the cgroup, and what left both but carries the run's
+     * label. */
+    sweep_t all = {.pgid = getpid(), .spared = getpid(), .label = s->label};
+    launcher_cgroup_t cgroup = s->cgroup;
+    cgroup.procs_fd = -1; /* closed above */
+    if (signal_members(&all, SIGTERM) + cgroup_signal(&cgroup, SIGTERM) > 0) {
         for (long waited = 0; waited < (long)(grace * 1000) &&
-                              signal_members(me, me, false, 0, 0) > 0;
+                              signal_members(&all, 0) + cgroup_signal(&cgroup, 0) > 0;
              waited += 20) {
             sleep_ms(20);
         }
-        signal_members(me, me, false, 0, SIGKILL);
+        /* Until none is left: a process may fork while it is swept. */
+        for (int round = 0;
+             round < 100 && signal_members(&all, SIGKILL) + cgroup_signal(&cgroup, SIGKILL) > 0;
+             round++) {
+            sleep_ms(10);
+        }
     }
-    remove_tree(dir);
-    remove_shm(shm_prefix);
+    cgroup_remove(&cgroup);
+    remove_session_dir(s);
+    remove_shm(s);
     _exit(0);
 }
 
@@ -179,37 +285,84 @@ char *session_mkdir(const char *dir, const char *name)
 
 char *session_shm_mkdir(const launcher_session_t *s, const char *suffix)
 {
-    char *path;
-    if (asprintf(&path, "%s/%s%s", SHM_DIR, s->shm_prefix, suffix) < 0) {
+    if (s->shm_fd < 0) {
         return NULL;
     }
-    /* Never one that is already there: /dev/shm is everybody's. */
-    if (0 != mkdir(path, 0700)) {
-        free(path);
-        return NULL;
+    /* /dev/shm is everybody's: a name with a random part, made here and
+     * never one that is already there, so no one can have prepared it. */
+    for (int attempt = 0; attempt < 16; attempt++) {
+        uint64_t random;
+        if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
+            return NULL;
+        }
+        char name[NAME_MAX + 1];
+        if ((int)sizeof(name) <= snprintf(name, sizeof(name), "%s%s.%016" PRIx64, s->shm_prefix,
+                                          suffix, random)) {
+            return NULL;
+        }
+        if (0 == mkdirat(s->shm_fd, name, 0700)) {
+            char *path;
+            return asprintf(&path, "%s/%s", SHM_DIR, name) < 0 ? NULL : path;
+        }
+        if (EEXIST != errno) {
+            return NULL;
+        }
     }
-    return path;
+    return NULL;
 }
 
-int session_create(launcher_session_t *s, double grace)
+/* Make the session directory under tmp and keep descriptors of it and of
+ * tmp, by which it is removed (the path may lead elsewhere by then). */
+static int make_session_dir(launcher_session_t *s, const char *tmp)
 {
-    *s = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
-    const char *tmp = getenv("TMPDIR");
-    if (NULL == tmp || '\0' == tmp[0]) {
-        tmp = "/tmp";
-    }
-    if (asprintf(&s->dir, "%s/drover.%d.XXXXXX", tmp, (int)getpid()) < 0 ||
-        asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
+    if (asprintf(&s->dir, "%s/drover.%d.XXXXXX", tmp, (int)getpid()) < 0) {
+        s->dir = NULL;
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
-        goto fail;
+        return -1;
     }
-    if (NULL == mkdtemp(s->dir)) {
+    s->tmp_fd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (s->tmp_fd < 0 || NULL == mkdtemp(s->dir)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create a session directory in %s: %s\n", tmp,
                 strerror(errno));
         free(s->dir);
         s->dir = NULL;
+        return -1;
+    }
+    s->dir_fd = openat(s->tmp_fd, strrchr(s->dir, '/') + 1,
+                       O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (s->dir_fd < 0 || 0 != fstat(s->dir_fd, &st) || st.st_uid != geteuid() ||
+        0 != (st.st_mode & 077)) {
+        fprintf(stderr, LAUNCHER_NAME ": the session directory %s was replaced\n", s->dir);
+        return -1;
+    }
+    return 0;
+}
+
+int session_create(launcher_session_t *s, double grace)
+{
+    *s = SESSION_NONE;
+    const char *tmp = getenv("TMPDIR");
+    if (NULL == tmp || '\0' == tmp[0]) {
+        tmp = "/tmp";
+    }
+    uint64_t random;
+    if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot get random bytes: %s\n", strerror(errno));
         goto fail;
     }
+    snprintf(s->label, sizeof(s->label), LABEL_NAME "=%d.%016" PRIx64, (int)getpid(), random);
+    if (asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
+        s->shm_prefix = NULL;
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        goto fail;
+    }
+    if (0 != make_session_dir(s, tmp)) {
+        goto fail;
+    }
+    /* Without /dev/shm there are no segments to remove. */
+    s->shm_fd = open(SHM_DIR, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    cgroup_create(&s->cgroup);
     int fds[2];
     if (0 != pipe2(fds, O_CLOEXEC)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create a pipe: %s\n", strerror(errno));
@@ -217,7 +370,7 @@ int session_create(launcher_session_t *s, double grace)
     }
     pid_t pid = fork();
     if (0 == pid) {
-        anchor_main(fds[0], s->dir, s->shm_prefix, grace);
+        anchor_main(fds[0], s, grace);
     }
     close(fds[0]);
     if (pid < 0) {
@@ -238,13 +391,29 @@ fail:
     return LAUNCHER_EXIT_FAILURE;
 }
 
+char **session_label_env(const launcher_session_t *s, char **env)
+{
+    if (NULL == env) {
+        return NULL;
+    }
+    const char *eq = strchr(s->label, '=');
+    char name[sizeof(s->label)];
+    snprintf(name, sizeof(name), "%.*s", (int)(eq - s->label), s->label);
+    char **grown = launch_setenv(env, name, eq + 1);
+    if (NULL == grown) {
+        launch_free_env(env);
+    }
+    return grown;
+}
+
 void session_signal_all(const launcher_session_t *s, int sig, bool adopted)
 {
     if (s->pgid <= 0) {
         return;
     }
     if (SIGKILL == sig || adopted) {
-        signal_members(s->pgid, s->pgid, adopted, getpid(), sig);
+        sweep_t members = {.pgid = s->pgid, .spared = s->pgid, .parent = adopted ? getpid() : 0};
+        signal_members(&members, sig);
     } else {
         killpg(s->pgid, sig);
     }
@@ -261,7 +430,8 @@ static void reap_everything(const launcher_session_t *s)
             return;
         }
         if (0 == round % 10) {
-            signal_members(s->pgid, -1, true, getpid(), SIGKILL);
+            sweep_t everyone = {.pgid = s->pgid, .spared = -1, .parent = getpid()};
+            signal_members(&everyone, SIGKILL);
         }
         sleep_ms(5);
     }
@@ -285,14 +455,21 @@ void session_destroy(launcher_session_t *s)
         }
         reap_everything(s);
     }
+    cgroup_remove(&s->cgroup);
     if (s->anchor_fd >= 0) {
         close(s->anchor_fd);
     }
-    remove_tree(s->dir);
+    remove_session_dir(s);
     if (NULL != s->shm_prefix) {
-        remove_shm(s->shm_prefix);
+        remove_shm(s);
+    }
+    int fds[] = {s->tmp_fd, s->dir_fd, s->shm_fd};
+    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+        if (fds[i] >= 0) {
+            close(fds[i]);
+        }
     }
     free(s->dir);
     free(s->shm_prefix);
-    *s = (launcher_session_t){.pgid = -1, .anchor_fd = -1};
+    *s = SESSION_NONE;
 }

@@ -7,6 +7,11 @@
  *    of the connecting user, and not already connected (a tool says it is
  *    one and is handled by tool.c) (a process that
  *    finalized may connect again: PMIx_Init after PMIx_Finalize).
+ *  - A host that forks its clients (DROVER_SERVER_CLIENT_PIDS) tells each
+ *    one's pid: the HELLO must then come from that process or one of its
+ *    descendants (the socket's peer credentials; /proc gives the parents),
+ *    and one that comes before the pid is known waits for it rather than
+ *    let another process of the user take the rank.
  *  - As OpenPMIx 4.2 does, the client is answered first (the job's
  *    registration goes out at once) and the host hears of it afterwards
  *    through client_connected2, or else client_connected, with no
@@ -19,8 +24,11 @@
  *    the host's event handlers see PMIX_ERR_LOST_CONNECTION with the
  *    process as source (Slurm ends the step on it).
  */
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "pmix.h"
 #include "server.h"
@@ -84,6 +92,37 @@ static bool tell_host_connected(server_client_t *client, const pmix_info_t *info
     return PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc;
 }
 
+/* Whether process pid is ancestor or one of its descendants: the process
+ * the host started may be a wrapper (a shell, time, strace) whose child is
+ * the PMIx client. */
+static bool descends(pid_t pid, pid_t ancestor)
+{
+    for (int depth = 0; depth < 64 && pid > 1; depth++) {
+        if (pid == ancestor) {
+            return true;
+        }
+        char path[64], stat[512];
+        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (n <= 0) {
+            return false;
+        }
+        stat[n] = '\0';
+        /* pid (comm) state ppid ...: comm ends at the last ')'. */
+        const char *rest = strrchr(stat, ')');
+        int ppid;
+        if (NULL == rest || 1 != sscanf(rest + 1, " %*c %d", &ppid)) {
+            return false;
+        }
+        pid = (pid_t)ppid;
+    }
+    return false;
+}
+
 static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
                                   server_client_t **out)
 {
@@ -92,7 +131,7 @@ static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
     if (NULL == client) {
         return PMIX_ERR_NOT_FOUND;
     }
-    if (client->uid != peer->uid) {
+    if (client->uid != peer->uid || (0 != client->pid && !descends(peer->pid, client->pid))) {
         return PMIX_ERR_NO_PERMISSIONS;
     }
     if (NULL != client->peer && client->peer != peer) {
@@ -123,38 +162,62 @@ static pmix_status_t check_direct(server_peer_t *peer, const pmix_proc_t *proc,
     return PMIX_SUCCESS;
 }
 
-void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+/* A HELLO waiting for the pid of the client it claims. */
+typedef struct parked_hello {
+    server_peer_t *peer;
+    uint32_t tag;
+    pmix_info_t *info;
+    size_t ninfo;
+    struct parked_hello *next;
+} parked_hello_t;
+
+static void refuse(server_peer_t *peer, uint32_t tag, pmix_status_t rc)
 {
-    pmix_proc_t proc;
-    pid_t pid;
-    int32_t n = 1;
-    pmix_info_t *info = NULL;
-    size_t ninfo = 0;
-    bool direct = false;
+    peer_reply(peer, PROTOCOL_HELLO, tag, rc, NULL);
+    peer_close_when_flushed(peer);
+}
+
+/* With DROVER_SERVER_CLIENT_PIDS a HELLO claiming a client whose pid the
+ * host has not told yet waits for it: until then nothing tells the
+ * process from another of the same user. True when the HELLO was taken
+ * (parked, or refused for want of memory); info is then its. */
+static bool park(server_peer_t *peer, uint32_t tag, const pmix_proc_t *proc, pmix_info_t *info,
+                 size_t ninfo)
+{
+    server_client_t *client = nspace_find_client(proc);
+    if (!server.client_pids || NULL == client || 0 != client->pid) {
+        return false;
+    }
+    parked_hello_t *p = malloc(sizeof(*p)), **tail = &client->parked;
+    if (NULL == p) {
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        refuse(peer, tag, PMIX_ERR_NOMEM);
+        return true;
+    }
+    *p = (parked_hello_t){.peer = peer, .tag = tag, .info = info, .ninfo = ninfo};
+    peer_retain(peer);
+    while (NULL != *tail) {
+        tail = &(*tail)->next;
+    }
+    *tail = p;
+    return true;
+}
+
+/* Admit a HELLO for proc or refuse it; info is freed (or kept while the
+ * HELLO waits). */
+static void admit(server_peer_t *peer, uint32_t tag, const pmix_proc_t *proc, pmix_info_t *info,
+                  size_t ninfo, bool direct)
+{
     server_client_t *client = NULL;
     pmix_status_t rc;
 
-    if (NULL != peer->client || peer->tool) {
-        peer_reply(peer, PROTOCOL_HELLO, tag, PMIX_ERR_EXISTS, NULL);
+    if (!direct && park(peer, tag, proc, info, ninfo)) {
         return;
     }
-    if (PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) &&
-        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) &&
-        PMIX_SUCCESS == (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) &&
-        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) &&
-        (tool_requested(info, ninfo) || (direct && NULL == nspace_find_client(&proc)))) {
-        /* A tool, or a direct connection of no registered client (so
-         * perhaps a tool's): tool.c takes it from here. */
-        tool_hello(peer, tag, &proc, direct, info, ninfo);
+    if (PMIX_SUCCESS != (rc = direct ? check_direct(peer, proc, &client)
+                                     : check_client(peer, proc, &client))) {
         protocol_free_array(info, ninfo, PMIX_INFO);
-        return;
-    }
-    if (PMIX_SUCCESS != rc ||
-        PMIX_SUCCESS != (rc = direct ? check_direct(peer, &proc, &client)
-                                     : check_client(peer, &proc, &client))) {
-        protocol_free_array(info, ninfo, PMIX_INFO);
-        peer_reply(peer, PROTOCOL_HELLO, tag, rc, NULL);
-        peer_close_when_flushed(peer);
+        refuse(peer, tag, rc);
         return;
     }
     if (direct) {
@@ -183,6 +246,72 @@ void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
         peer_close_when_flushed(peer);
     }
     protocol_free_array(info, ninfo, PMIX_INFO);
+}
+
+void hello_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
+{
+    pmix_proc_t proc;
+    pid_t pid;
+    int32_t n = 1;
+    pmix_info_t *info = NULL;
+    size_t ninfo = 0;
+    bool direct = false;
+    pmix_status_t rc;
+
+    if (NULL != peer->client || peer->tool) {
+        peer_reply(peer, PROTOCOL_HELLO, tag, PMIX_ERR_EXISTS, NULL);
+        return;
+    }
+    if (PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &proc, &n, PMIX_PROC)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &pid, &n, PMIX_PID)) &&
+        PMIX_SUCCESS == (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_unpack(NULL, payload, &direct, &n, PMIX_BOOL)) &&
+        (tool_requested(info, ninfo) || (direct && NULL == nspace_find_client(&proc)))) {
+        /* A tool, or a direct connection of no registered client (so
+         * perhaps a tool's): tool.c takes it from here. */
+        tool_hello(peer, tag, &proc, direct, info, ninfo);
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        return;
+    }
+    if (PMIX_SUCCESS != rc) {
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        refuse(peer, tag, rc);
+        return;
+    }
+    admit(peer, tag, &proc, info, ninfo, direct);
+}
+
+/* Take the parked HELLOs of client off it, in the order they came. */
+static parked_hello_t *unpark(server_client_t *client)
+{
+    parked_hello_t *list = client->parked;
+    client->parked = NULL;
+    return list;
+}
+
+void hello_client_pid(server_client_t *client)
+{
+    for (parked_hello_t *p = unpark(client), *next; NULL != p; p = next) {
+        next = p->next;
+        if (p->peer->fd >= 0 && NULL == p->peer->client) {
+            admit(p->peer, p->tag, &client->proc, p->info, p->ninfo, false);
+        } else {
+            protocol_free_array(p->info, p->ninfo, PMIX_INFO);
+        }
+        peer_release(p->peer);
+        free(p);
+    }
+}
+
+void hello_client_dropped(server_client_t *client)
+{
+    for (parked_hello_t *p = unpark(client), *next; NULL != p; p = next) {
+        next = p->next;
+        refuse(p->peer, p->tag, PMIX_ERR_NOT_FOUND);
+        protocol_free_array(p->info, p->ninfo, PMIX_INFO);
+        peer_release(p->peer);
+        free(p);
+    }
 }
 
 void hello_finalize_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)

@@ -1,8 +1,9 @@
 /*
  * nspace.c - registered jobs and their local clients:
  * PMIx_server_register_nspace, _deregister_nspace, _register_client,
- * _deregister_client and _setup_fork, and the paths jobs ask to have
- * removed when they end (PMIX_REGISTER_CLEANUP, _CLEANUP_DIR).
+ * _deregister_client and _setup_fork, drover_server_client_pid, and the
+ * paths jobs ask to have removed when they end (PMIX_REGISTER_CLEANUP,
+ * _CLEANUP_DIR).
  *
  * Design notes:
  *  - The registration is kept packed, exactly as it will be sent: every
@@ -17,13 +18,16 @@
  *  - Non-blocking calls borrow their arguments until the callback runs
  *    (pmix_server.h), so nothing is copied on the way to the thread.
  */
-#include <ftw.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "drover.h"
 #include "pmix.h"
+#include "rmtree.h"
 #include "server.h"
 
 server_nspace_t *nspace_find(const char *name)
@@ -202,28 +206,28 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace
     return rc;
 }
 
-/* Removes one entry of a tree being cleaned up. Only absolute paths below
- * the root are accepted at registration, so nothing here can reach "/". */
-static int remove_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+/* Remove one registered path. The server is the clients' user, so it
+ * removes only what that user owns, and never through a name another user
+ * could redirect (rmtree.c). */
+static void remove_path(const char *path, cleanup_mode_t mode)
 {
-    remove(path);
-    return 0;
+    const char *name;
+    int dirfd = rmtree_open_parent(path, geteuid(), &name);
+    if (dirfd < 0) {
+        return;
+    }
+    struct stat st;
+    bool dir = 0 == fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISDIR(st.st_mode);
+    if (dir == (CLEANUP_FILE != mode)) {
+        rmtree_at(dirfd, name, geteuid(), CLEANUP_TREE == mode);
+    }
+    close(dirfd);
 }
 
 static void run_cleanup(server_nspace_t *ns)
 {
     for (size_t i = ns->ncleanup; i-- > 0;) {
-        switch ((cleanup_mode_t)ns->cleanup_mode[i]) {
-        case CLEANUP_TREE:
-            nftw(ns->cleanup[i], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-            break;
-        case CLEANUP_DIR:
-            rmdir(ns->cleanup[i]);
-            break;
-        case CLEANUP_FILE:
-            unlink(ns->cleanup[i]);
-            break;
-        }
+        remove_path(ns->cleanup[i], (cleanup_mode_t)ns->cleanup_mode[i]);
         free(ns->cleanup[i]);
     }
     free(ns->cleanup);
@@ -269,6 +273,7 @@ void nspace_client_gone(server_client_t *client)
 
 static void drop_client(server_nspace_t *ns, server_client_t *client)
 {
+    hello_client_dropped(client);
     nspace_client_gone(client);
     server_peer_t *peers[] = {client->peer, client->direct_peer};
     for (size_t i = 0; i < 2; i++) {
@@ -516,6 +521,42 @@ PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char *
         return rc;
     }
     return PMIX_SUCCESS;
+}
+
+typedef struct pid_op {
+    pmix_proc_t proc;
+    pid_t pid;
+} pid_op_t;
+
+static void client_pid_async(void *arg)
+{
+    pid_op_t *op = arg;
+    server_client_t *client = nspace_client(nspace_find(op->proc.nspace), op->proc.rank);
+    if (NULL != client) {
+        client->pid = op->pid;
+        hello_client_pid(client);
+    }
+    free(op);
+}
+
+PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid)
+{
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == proc || pid <= 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pid_op_t *op = malloc(sizeof(*op));
+    if (NULL == op) {
+        return PMIX_ERR_NOMEM;
+    }
+    *op = (pid_op_t){.proc = *proc, .pid = pid};
+    pmix_status_t rc = server_post(client_pid_async, op);
+    if (PMIX_SUCCESS != rc) {
+        free(op);
+    }
+    return rc;
 }
 
 void nspace_clear_all(void)

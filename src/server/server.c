@@ -24,6 +24,7 @@
 #include <event2/event.h>
 
 #include "client.h"
+#include "drover.h"
 #include "errno_status.h"
 #include "pmix.h"
 #include "role.h"
@@ -185,6 +186,8 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
             PMIX_LOAD_NSPACE(server.me.nspace, v->data.string);
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_RANK) && PMIX_PROC_RANK == v->type) {
             server.me.rank = v->data.rank;
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_CLIENT_PIDS)) {
+            server.client_pids = PMIX_INFO_TRUE(&info[i]);
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&
                    NULL != v->data.topo && NULL != v->data.topo->topology &&
                    (NULL == v->data.topo->source ||

@@ -87,6 +87,8 @@ struct server_client {
     bool gone;                   /* lost without finalizing, or deregistered */
     uint32_t commits;            /* COMMITs received */
     struct deferred *deferred;   /* requests waiting for earlier commits */
+    pid_t pid;                   /* as the host told (0: not yet) */
+    struct parked_hello *parked; /* HELLOs waiting for pid */
 };
 
 /* A connection from a client or tool. Reference counted: requests waiting
@@ -124,6 +126,7 @@ typedef struct server_state {
     char *tmpdir;                /* PMIX_SERVER_TMPDIR as given or found */
     hashmap_t nspaces;           /* name -> server_nspace_t * */
     store_t data;                /* registrations and committed data */
+    bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
 } server_state_t;
 
 /* The one server of the process. Touched in the progress thread only
@@ -259,6 +262,13 @@ pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t
 /* proc lost its connection without finalizing: the host's own event
  * handlers see PMIX_ERR_LOST_CONNECTION from it, run from the loop. */
 void host_events_lost(const pmix_proc_t *proc);
+
+/* The host told client's pid (client->pid is set): admit or refuse the
+ * HELLOs that waited for it. */
+void hello_client_pid(server_client_t *client);
+
+/* client is being deregistered: refuse the HELLOs that wait for its pid. */
+void hello_client_dropped(server_client_t *client);
 
 /* ---- collective.c ----------------------------------------------------- */
 

@@ -29,7 +29,7 @@ run_drover() {
 run_drover --oversubscribe -n 2 sh -c '
   if [ "$PMIX_RANK" = 1 ]; then
     for _ in $(seq 500); do
-      ls /dev/shm | grep -q "^$PMIX_NAMESPACE\.caf\.0$" && break
+      ls /dev/shm | grep -q "^$PMIX_NAMESPACE\.caf\.0\." && break
       sleep 0.01
     done
     kill -9 $$

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <sched.h>
 #include <unistd.h>
 
@@ -854,6 +855,39 @@ static int mode_heartbeat(int argc, char **argv)
     return finish();
 }
 
+/* Rank 0 first starts a process of its own that claims rank 1 (same user,
+ * the job's environment) before rank 1 connects: the server must refuse it.
+ * Rank 1 waits for the file argv[2], which rank 0 then makes; both then
+ * fence as in "fence". */
+static int mode_impostor(int argc, char **argv)
+{
+    const char *go = argv[2];
+    const char *rank = getenv("PMIX_RANK");
+    if (NULL != rank && 0 == strcmp(rank, "0")) {
+        pid_t pid = fork();
+        if (0 == pid) {
+            setenv("PMIX_RANK", "1", 1);
+            pmix_proc_t who;
+            pmix_status_t rc = PMIx_Init(&who, NULL, 0);
+            printf("impostor: PMIx_Init as rank 1: %s\n", PMIx_Error_string(rc));
+            _exit(PMIX_SUCCESS == rc ? 1 : 0);
+        }
+        int status = -1;
+        check(pid > 0 && pid == waitpid(pid, &status, 0) && WIFEXITED(status) &&
+                  0 == WEXITSTATUS(status),
+              "a process of the same user claiming rank 1 first is refused");
+        FILE *f = fopen(go, "w");
+        if (NULL != f) {
+            fclose(f);
+        }
+    } else {
+        for (int i = 0; i < 2000 && 0 != access(go, F_OK); i++) {
+            usleep(10000);
+        }
+    }
+    return mode_fence(argc, argv);
+}
+
 static const struct {
     const char *name;
     int (*fn)(int argc, char **argv);
@@ -874,6 +908,7 @@ static const struct {
     {"log", mode_log, 0},
     {"jobctl", mode_jobctl, 0},
     {"heartbeat", mode_heartbeat, 1},
+    {"impostor", mode_impostor, 1},
 };
 
 int main(int argc, char **argv)

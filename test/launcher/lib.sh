@@ -6,9 +6,16 @@
 #                                  and sets $rc, $out, $err, $elapsed
 #   report [STATUS]                after a run that did not end with STATUS
 #                                  (default 0), shows the start of its output
+#   anchor_done [DIR]              after drover was SIGKILLed: waits (up to
+#                                  10 s) for its anchor to end the client
+#                                  processes and empty DIR (default $TMPDIR)
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
 #   done_testing                   prints the summary, exits 0 or 1
+#   make_user                      (root only) a second local user, $other,
+#                                  removed at exit whatever happens; run a
+#                                  command as that user with
+#                                  "${as_other[@]}" CMD...
 set -u
 fail=0
 work=$(mktemp -d /tmp/drover-test.XXXXXX)
@@ -69,6 +76,14 @@ within() { # seconds: the last run ended in time
   awk -v e="$elapsed" -v limit="$1" 'BEGIN {exit !(e < limit)}'
 }
 
+anchor_done() {
+  for _ in $(seq 100); do
+    [ -z "$(pgrep -f -- "$CLIENT")" ] && [ -z "$(ls -A "${1:-$TMPDIR}")" ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
 no_leftovers() {
   local procs shm dirs
   sleep 0.1
@@ -85,6 +100,13 @@ no_leftovers() {
 
 one_line() { # the text is exactly one line and contains the pattern
   [ "$(printf '%s\n' "$1" | wc -l)" -eq 1 ] && grep -q -- "$2" <<<"$1"
+}
+
+make_user() {
+  other=drsec$$
+  useradd -M -N -r -s /usr/sbin/nologin "$other" || return 1
+  trap 'pkill -KILL -u "$other"; sleep 0.1; userdel "$other"; rm -rf "$work"' EXIT
+  as_other=(setpriv --reuid="$other" --regid="$(id -g "$other")" --clear-groups)
 }
 
 done_testing() {

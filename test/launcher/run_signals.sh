@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run_signals.sh - SIGINT/SIGTERM to drover are passed on to the ranks and
 # escalated to SIGKILL after the grace period; even SIGKILL of drover
-# leaves nothing behind (the anchor cleans up).
+# leaves nothing behind (the anchor cleans up), not even processes that
+# left the ranks' process group (setsid).
 source "$(dirname "$0")/lib.sh"
 
 launch -n 3 --oversubscribe "$CLIENT" sleep
@@ -45,5 +46,40 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 check "... the anchor removes ranks, session directory and segments" test "$gone" -eq 0
+check "... nothing left behind" no_leftovers
+
+# Each rank starts a process in a session of its own (setsid: out of the
+# process group), which outlives the rank when drover is SIGKILLed.
+launch -n 2 --grace 1 sh -c 'setsid "$0" sleep & exec "$0" sleep' "$CLIENT"
+wait_for sleeping 4
+kill -KILL "$pid"
+finish
+check "drover SIGKILLed: the anchor ends processes ranks moved to sessions of their own" \
+  anchor_done
+check "... nothing left behind" no_leftovers
+
+# Where drover can make a cgroup for the run (root, or a delegated subtree;
+# not in a Slurm job), even a process that also clears its environment
+# (env -i) is ended.
+cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
+  print $5; break } }' /proc/self/mountinfo | head -1)
+probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
+launch -n 2 --grace 1 sh -c 'setsid env -i "$0" sleep & exec "$0" sleep' "$CLIENT"
+wait_for sleeping 4
+cgroup=$(grep -h "^0::/.*drover-$pid\." /proc/[0-9]*/cgroup 2>/dev/null | head -1)
+kill -KILL "$pid"
+finish
+if [ -n "$cgroup_mount" ] && [ -z "${SLURM_JOB_ID:-}" ] && mkdir "$probe" 2>/dev/null; then
+  rmdir "$probe"
+  check "drover SIGKILLed where it may make cgroups: it had made one for the run" \
+    test -n "$cgroup"
+  anchor_done
+  check "... the anchor ends even processes that cleared their environment" \
+    test -z "$(pgrep -f -- "$CLIENT")"
+  check "... and removes the cgroup" test ! -e "$cgroup_mount${cgroup#0::}"
+else
+  echo "# no cgroup for the run here: a process that clears its environment may stay"
+  pkill -KILL -f -- "$CLIENT"
+fi
 check "... nothing left behind" no_leftovers
 done_testing

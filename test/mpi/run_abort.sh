@@ -26,7 +26,7 @@ for n in 2 4; do
 done
 launch -n 3 --oversubscribe --grace 1 "$bin/mpi_abort" 0 sleep
 wait_for 'rank 0 sleeps' 1
-segments=$(ls "/dev/shm/drover-$pid-openmpi" 2>/dev/null | grep -c '^vader_segment')
+segments=$(ls "/dev/shm/drover-$pid-openmpi."*/ 2>/dev/null | grep -c '^vader_segment')
 check "Open MPI's shared-memory files are in drover's directory ($segments)" test "$segments" -eq 3
 kill -KILL "$pid"
 finish
