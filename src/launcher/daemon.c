@@ -69,6 +69,7 @@ struct daemon {
     daemon_jobs_t *jobs;
     conn_t *conns;
     bool stopping;
+    bool finished;
 };
 
 static void logf_(daemon_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -160,6 +161,10 @@ static void conn_free(conn_t *c)
 /* Everything is over: remove what the daemon made, then answer `stop`. */
 static void finish(daemon_t *d)
 {
+    if (d->finished) {
+        return;
+    }
+    d->finished = true;
     logf_(d, "stopped");
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
@@ -264,12 +269,15 @@ static void on_conn(evutil_socket_t fd, short what, void *arg)
         logf_(d, "job %u: passing on signal %lu from its drover run", c->job, sig);
         daemon_jobs_signal(d->jobs, c->job, (int)sig, &why);
     } else if (0 != rc || CONN_RUN == c->kind) {
-        if (CONN_RUN == c->kind && 0 != rc) {
-            /* As a standalone run, the job does not outlive its command. */
-            logf_(d, "job %u: its drover run went away; ending the job", c->job);
-            daemon_jobs_signal(d->jobs, c->job, SIGTERM, &why);
-        }
+        unsigned job = c->job;
+        bool orphaned = CONN_RUN == c->kind && 0 != rc;
+        /* First: ending a queued job answers its connections at once. */
         conn_free(c);
+        if (orphaned) {
+            /* As a standalone run, the job does not outlive its command. */
+            logf_(d, "job %u: its drover run went away; ending the job", job);
+            daemon_jobs_signal(d->jobs, job, SIGTERM, &why);
+        }
     }
     if (0 == rc) {
         daemon_wire_release(&msg);
@@ -431,6 +439,11 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
         logf_(d, "refused a connection from uid %u (pid %d): not the daemon's user (uid %u)",
               (unsigned)uid, (int)pid, (unsigned)geteuid());
         reply_error(fd, "refused: uid %u is not the daemon's user", (unsigned)uid);
+        /* Unread data at close would reset the connection, losing the
+         * answer: drop what has come, without waiting for more. */
+        char drain[4096];
+        while (recv(fd, drain, sizeof(drain), MSG_DONTWAIT) > 0) {
+        }
         close(fd);
         return;
     }

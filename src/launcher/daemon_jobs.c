@@ -213,7 +213,14 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
     job->args = copy_args(args, nargs);
-    job->env = launch_setenv(launch_copy_env(env), DAEMON_JOB_ENV, id);
+    job->env = launch_copy_env(env);
+    if (NULL != job->env) {
+        char **env_set = launch_setenv(job->env, DAEMON_JOB_ENV, id);
+        if (NULL == env_set) {
+            launch_free_env(job->env);
+        }
+        job->env = env_set;
+    }
     if (NULL == job->command || NULL == job->cwd || NULL == job->args || NULL == job->env) {
         free_job(job);
         return 0;

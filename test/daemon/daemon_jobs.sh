@@ -113,6 +113,26 @@ assert len(jobs) == 100, len(jobs)
 assert all(j["state"] == "completed" and j["exit_status"] == 0 for j in jobs)
 ' "$out"
 
+# At most 4 jobs run at once (--max-jobs 4); the rest wait in order.
+for i in 1 2 3 4 5; do "$DROVER" submit -n 1 sleep 300 >>"$work/sleepers"; done
+queued=$(tail -1 "$work/sleepers")
+dr ps
+check "a fifth job waits as queued" \
+  test -n "$(awk -v id="$queued" '$1 == id && $2 == "queued"' <<<"$out")"
+dr kill "$queued"
+dr wait "$queued"
+check "... killing it ends it (143) without ever starting" test "$rc" -eq 143
+for id in $(head -4 "$work/sleepers"); do "$DROVER" kill "$id"; "$DROVER" wait "$id"; done
+
+# A run --daemon that dies takes its job with it, as a standalone run.
+timeout -s KILL 60 "$DROVER" run --daemon -n 1 "$CLIENT" sleep >"$work/out" 2>&1 &
+runner=$!
+for _ in $(seq 200); do grep -q sleeping "$work/out" && break; sleep 0.05; done
+id=$("$DROVER" ps | awk '$2 == "running" {print $1}')
+kill -KILL "$(pgrep -P "$runner")"
+dr wait "$id"
+check "run --daemon SIGKILLed: its job is ended (143)" test "$rc" -eq 143
+
 runs=$(job_pids)
 dr submit -n 2 --oversubscribe "$CLIENT" sleep
 for _ in $(seq 200); do [ -n "$(job_pids | tr ' ' '\n' | sort | comm -13 <(tr ' ' '\n' <<<"$runs" | sort) -)" ] && break; sleep 0.05; done

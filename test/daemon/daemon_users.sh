@@ -25,19 +25,19 @@ useradd --no-create-home --shell /usr/sbin/nologin "$user" || exit 1
 chown "$user:" "$udir"
 chmod 0700 "$udir"
 
-# Request "status" as the wire carries it, from whoever runs this.
-raw_status() {
+# Connect to a daemon's socket from whoever runs this and show what it
+# says (it refuses before reading anything).
+raw_connect() {
   python3 -c '
-import socket, struct, sys
+import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-s.sendall(struct.pack("=I", 7) + b"status\0")
 print(s.recv(4096).decode(errors="replace").replace("\0", " "))' "$1"
 }
 
 as_user "$DROVER" daemon start >/dev/null
 check "another user's daemon starts" test -S "$udir/drover/daemon.sock"
-answer=$(raw_status "$udir/drover/daemon.sock" 2>&1)
+answer=$(raw_connect "$udir/drover/daemon.sock" 2>&1)
 check "root connecting to it is refused" grep -q "refused: uid 0" <<<"$answer"
 check "... and the refusal is logged with the reason" \
   grep -q "refused a connection from uid 0 .*not the daemon's user" "$udir/drover/daemon.log"
