@@ -325,34 +325,65 @@ static int kill_command(int argc, char **argv)
     return 0;
 }
 
-static int copy_file(const char *path, int to)
+/* Copy what fd has now to `to`. 0 or -1. */
+static int copy_fd(int fd, int to)
 {
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        fprintf(stderr, "drover output: cannot open %s: %s\n", path, strerror(errno));
-        return -1;
-    }
     char buf[65536];
     ssize_t n;
-    int rc = 0;
     while ((n = read(fd, buf, sizeof(buf))) > 0) {
         for (ssize_t off = 0; off < n;) {
             ssize_t w = write(to, buf + off, (size_t)(n - off));
             if (w <= 0) {
-                rc = -1;
-                break;
+                return -1;
             }
             off += w;
         }
     }
-    close(fd);
-    return n < 0 ? -1 : rc;
+    return n < 0 ? -1 : 0;
+}
+
+/* Keep copying the job's files until it ends. Returns its status, or -1
+ * after a message. */
+static int follow_output(const char *id, const int fds[2])
+{
+    int sock = daemon_connect("drover output");
+    if (sock < 0) {
+        return -1;
+    }
+    char *words[] = {"wait", (char *)id};
+    int status = -1;
+    if (0 == daemon_wire_send(sock, words, 2, NULL, 0)) {
+        for (;;) {
+            if (0 != copy_fd(fds[0], 1) || 0 != copy_fd(fds[1], 2)) {
+                break;
+            }
+            struct pollfd p = {.fd = sock, .events = POLLIN};
+            /* Files give no event for new data: look again now and then. */
+            if (poll(&p, 1, 100) > 0) {
+                wire_msg_t msg;
+                if (0 == daemon_wire_recv(sock, &msg)) {
+                    if (2 == msg.nwords && 0 == strcmp(msg.words[0], "exit") &&
+                        0 == copy_fd(fds[0], 1) && 0 == copy_fd(fds[1], 2)) {
+                        status = atoi(msg.words[1]);
+                    }
+                    daemon_wire_release(&msg);
+                }
+                break;
+            }
+        }
+    }
+    if (status < 0) {
+        fprintf(stderr, "drover output: lost the daemon before job %s ended\n", id);
+    }
+    close(sock);
+    return status;
 }
 
 static int output_command(int argc, char **argv)
 {
-    if (2 != argc) {
-        fprintf(stderr, "usage: drover output JOB\n");
+    bool follow = 3 == argc && 0 == strcmp(argv[2], "--follow");
+    if (2 != argc && !follow) {
+        fprintf(stderr, "usage: drover output JOB [--follow]\n");
         return LAUNCHER_EXIT_USAGE;
     }
     if (!job_id("drover output", argv[1])) {
@@ -364,12 +395,29 @@ static int output_command(int argc, char **argv)
     if (sock < 0) {
         return LAUNCHER_EXIT_FAILURE;
     }
-    int rc = 3 == reply.nwords && 0 == copy_file(reply.words[1], 1) &&
-                     0 == copy_file(reply.words[2], 2)
-                 ? 0
-                 : LAUNCHER_EXIT_FAILURE;
-    daemon_wire_release(&reply);
     close(sock);
+    int fds[2] = {-1, -1}, rc = LAUNCHER_EXIT_FAILURE;
+    for (int i = 0; i < 2 && 3 == reply.nwords; i++) {
+        fds[i] = open(reply.words[i + 1], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fds[i] < 0) {
+            fprintf(stderr, "drover output: cannot open %s: %s\n", reply.words[i + 1],
+                    strerror(errno));
+        }
+    }
+    if (fds[0] >= 0 && fds[1] >= 0) {
+        if (follow) {
+            int status = follow_output(argv[1], fds);
+            rc = status < 0 ? LAUNCHER_EXIT_FAILURE : status;
+        } else if (0 == copy_fd(fds[0], 1) && 0 == copy_fd(fds[1], 2)) {
+            rc = 0;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        if (fds[i] >= 0) {
+            close(fds[i]);
+        }
+    }
+    daemon_wire_release(&reply);
     return rc;
 }
 
@@ -403,7 +451,7 @@ const drover_command_t command_kill = {
 
 const drover_command_t command_output = {
     .name = "output",
-    .usage = "JOB",
+    .usage = "JOB [--follow]",
     .summary = "a submitted job's stdout and stderr",
     .run = output_command,
 };

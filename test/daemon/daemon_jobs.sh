@@ -18,6 +18,14 @@ dr output 1
 check "output: the job's stdout" test "$(sort <<<"$out" | tr '\n' ' ')" = "out 0 out 1 "
 check "... and its stderr" test "$(sort <<<"$err" | tr '\n' ' ')" = "err 0 err 1 "
 
+dr submit -n 1 sh -c 'echo first; sleep 1; echo second >&2; exit 5'
+dr output "$out" --follow
+check "output --follow: all of it, as the job writes it" \
+  test "$out" = first -a "$(head -1 <<<"$err")" = second
+check "... with drover run's own message about the rank" grep -q "exited with status 5" <<<"$err"
+check "... and exits with the job's status (5)" test "$rc" -eq 5
+dr output 2 --tail
+check "output with a bad option: exit 2" test "$rc" -eq 2
 dr submit -n 1 sh -c 'exit 3'
 dr wait "$out"
 check "a failing job: wait exits with its status (3)" test "$rc" -eq 3
@@ -28,7 +36,7 @@ dr submit -n 1 --frobnicate true
 check "submit with a bad run option: exit 2, one line, nothing queued" \
   test "$rc" -eq 2 -a -n "$(one_line "$err" "'--frobnicate'" && echo y)"
 njobs=$("$DROVER" ps --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
-check "... (3 jobs so far)" test "$njobs" -eq 3
+check "... (4 jobs so far)" test "$njobs" -eq 4
 
 for cmd in "wait 99" "kill 99" "output 99"; do
   dr $cmd
@@ -68,8 +76,8 @@ jobs = json.loads(sys.argv[1])
 keys = {"id", "state", "ranks", "pid", "start", "end", "exit_status", "command"}
 assert all(set(j) == keys for j in jobs), jobs
 got = [(j["id"], j["state"], j["exit_status"]) for j in jobs]
-assert got == [(1, "completed", 0), (2, "failed", 3), (3, "failed", 127), (4, "killed", 143),
-               (5, "killed", 137)], got
+assert got == [(1, "completed", 0), (2, "failed", 5), (3, "failed", 3), (4, "failed", 127),
+               (5, "killed", 143), (6, "killed", 137)], got
 ' "$out"
 
 # run --daemon: in the foreground, as a standalone run.
@@ -85,7 +93,7 @@ check "DROVER_DAEMON=1 does the same" test "$?" -eq 6
 dr ps --json
 check "... those runs went through the daemon" python3 -c '
 import json, sys
-assert len(json.loads(sys.argv[1])) == 9' "$out"
+assert len(json.loads(sys.argv[1])) == 10' "$out"
 timeout -s KILL 60 env --default-signal=INT "$DROVER" run --daemon -n 1 "$CLIENT" sleep \
   >"$work/out" 2>&1 &
 runner=$!
@@ -94,7 +102,7 @@ kill -INT "$runner"
 wait "$runner"
 rc=$?
 check "SIGINT to run --daemon: passed to the job, which ends; status 130" test "$rc" -eq 130
-dr wait 10
+dr wait 11
 check "... the daemon's job ended by it too" test "$rc" -eq 130
 
 # 100 jobs back to back, 4 at a time: all of them in ps, all completed.
@@ -108,7 +116,7 @@ done
 dr ps --json
 check "... all accounted for in ps, completed with status 0" python3 -c '
 import json, sys
-jobs = json.loads(sys.argv[1])[10:]
+jobs = json.loads(sys.argv[1])[11:]
 assert len(jobs) == 100, len(jobs)
 assert all(j["state"] == "completed" and j["exit_status"] == 0 for j in jobs)
 ' "$out"
