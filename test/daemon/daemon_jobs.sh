@@ -145,6 +145,8 @@ runs=$(job_pids)
 dr submit -n 2 --oversubscribe "$CLIENT" sleep
 for _ in $(seq 200); do [ -n "$(job_pids | tr ' ' '\n' | sort | comm -13 <(tr ' ' '\n' <<<"$runs" | sort) -)" ] && break; sleep 0.05; done
 runs=$(job_pids)
+check "the daemon logged no sanitizer report" \
+  test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"
 dr daemon stop
 check "stop with a job running: exit 0" test "$rc" -eq 0
 check "... every job's run ended, nothing left in /tmp or /dev/shm" jobs_gone $runs

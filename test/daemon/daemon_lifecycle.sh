@@ -60,6 +60,8 @@ kill -TERM "$pid"
 wait "$fg"
 fgrc=$?
 check "... SIGTERM stops it with status 0" test "$fgrc" -eq 0
+check "... having reported no sanitizer error or leak" \
+  test -z "$(grep -E "Sanitizer|runtime error" "$work/fg")"
 check "... and removes the state directory" test ! -e "$state"
 
 # A state directory others can use, or a link, is refused, never used.
