@@ -72,9 +72,9 @@ struct daemon {
     bool finished;
 };
 
-static void logf_(daemon_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(daemon_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static void logf_(daemon_t *d, const char *fmt, ...)
+static void note(daemon_t *d, const char *fmt, ...)
 {
     if (d->logfd < 0) {
         return;
@@ -165,7 +165,7 @@ static void finish(daemon_t *d)
         return;
     }
     d->finished = true;
-    logf_(d, "stopped");
+    note(d, "stopped");
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
@@ -190,7 +190,7 @@ static void finish(daemon_t *d)
 static void on_grace(evutil_socket_t fd, short what, void *arg)
 {
     daemon_t *d = arg;
-    logf_(d, "grace period over: killing what is left");
+    note(d, "grace period over: killing what is left");
     daemon_jobs_end_all(d->jobs, SIGKILL);
 }
 
@@ -200,7 +200,7 @@ static void begin_stop(daemon_t *d, const char *why)
         return;
     }
     d->stopping = true;
-    logf_(d, "stopping (%s): ending %u jobs", why, daemon_jobs_active(d->jobs));
+    note(d, "stopping (%s): ending %u jobs", why, daemon_jobs_active(d->jobs));
     if (0 == daemon_jobs_end_all(d->jobs, SIGTERM)) {
         finish(d);
         return;
@@ -213,7 +213,7 @@ static void begin_stop(daemon_t *d, const char *why)
 static void job_ended(void *arg, unsigned id, int status)
 {
     daemon_t *d = arg;
-    logf_(d, "job %u ended with status %d", id, status);
+    note(d, "job %u ended with status %d", id, status);
     char text[16];
     snprintf(text, sizeof(text), "%d", status);
     for (conn_t *c = d->conns, *next; NULL != c; c = next) {
@@ -266,7 +266,7 @@ static void on_conn(evutil_socket_t fd, short what, void *arg)
     const char *why;
     if (0 == rc && CONN_RUN == c->kind && 2 == msg.nwords && 0 == strcmp(msg.words[0], "signal") &&
         parse_uint(msg.words[1], NSIG - 1, &sig) && sig > 0) {
-        logf_(d, "job %u: passing on signal %lu from its drover run", c->job, sig);
+        note(d, "job %u: passing on signal %lu from its drover run", c->job, sig);
         daemon_jobs_signal(d->jobs, c->job, (int)sig, &why);
     } else if (0 != rc || CONN_RUN == c->kind) {
         unsigned job = c->job;
@@ -275,7 +275,7 @@ static void on_conn(evutil_socket_t fd, short what, void *arg)
         conn_free(c);
         if (orphaned) {
             /* As a standalone run, the job does not outlive its command. */
-            logf_(d, "job %u: its drover run went away; ending the job", job);
+            note(d, "job %u: its drover run went away; ending the job", job);
             daemon_jobs_signal(d->jobs, job, SIGTERM, &why);
         }
     }
@@ -320,7 +320,7 @@ static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground
         reply_error(fd, "cannot queue the job: %s", why);
         return false;
     }
-    logf_(d, "job %u queued (%s)", id, foreground ? "run --daemon" : "submit");
+    note(d, "job %u queued (%s)", id, foreground ? "run --daemon" : "submit");
     char text[16];
     snprintf(text, sizeof(text), "%u", id);
     daemon_wire_sendv(fd, "ok", text, NULL);
@@ -367,7 +367,7 @@ static bool job_request(daemon_t *d, int fd, wire_msg_t *msg)
         } else if (0 != daemon_jobs_signal(d->jobs, (unsigned)id, (int)sig, &why)) {
             reply_error(fd, "cannot signal job %lu: %s", id, why);
         } else {
-            logf_(d, "job %lu: sent signal %lu", id, sig);
+            note(d, "job %lu: sent signal %lu", id, sig);
             daemon_wire_sendv(fd, "ok", NULL);
         }
         return false;
@@ -431,12 +431,12 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
     uid_t uid;
     pid_t pid;
     if (0 != daemon_wire_peer(fd, &uid, &pid)) {
-        logf_(d, "refused a connection: cannot read its credentials: %s", strerror(errno));
+        note(d, "refused a connection: cannot read its credentials: %s", strerror(errno));
         close(fd);
         return;
     }
     if (uid != geteuid()) {
-        logf_(d, "refused a connection from uid %u (pid %d): not the daemon's user (uid %u)",
+        note(d, "refused a connection from uid %u (pid %d): not the daemon's user (uid %u)",
               (unsigned)uid, (int)pid, (unsigned)geteuid());
         reply_error(fd, "refused: uid %u is not the daemon's user", (unsigned)uid);
         /* Unread data at close would reset the connection, losing the
@@ -452,7 +452,7 @@ static void on_accept(evutil_socket_t lfd, short what, void *arg)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
     wire_msg_t msg;
     if (0 != daemon_wire_recv(fd, &msg) || 0 == msg.nwords) {
-        logf_(d, "dropped a connection from pid %d: no valid request", (int)pid);
+        note(d, "dropped a connection from pid %d: no valid request", (int)pid);
         if (NULL != msg.words) {
             daemon_wire_release(&msg);
         }
@@ -529,7 +529,7 @@ static int set_up(daemon_t *d)
     struct stat st;
     if (0 == fstatat(d->dirfd, DAEMON_SOCKET, &st, AT_SYMLINK_NOFOLLOW) ||
         0 == fstatat(d->dirfd, DAEMON_PIDFILE, &st, AT_SYMLINK_NOFOLLOW)) {
-        logf_(d, "replacing the socket and pid file of a daemon that is gone");
+        note(d, "replacing the socket and pid file of a daemon that is gone");
     }
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
@@ -639,7 +639,7 @@ static int serve(daemon_t *d, unsigned max_jobs, int ready_fd)
         tear_down(d);
         return 1;
     }
-    logf_(d, "started (pid %d, at most %u jobs at once)", (int)getpid(), max_jobs);
+    note(d, "started (pid %d, at most %u jobs at once)", (int)getpid(), max_jobs);
     if (ready_fd >= 0) {
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) {

@@ -47,6 +47,19 @@ check "... and answers" test "$rc" -eq 0
 dr daemon stop
 check "... and stops" test "$rc" -eq 0 -a ! -e "$state"
 
+# stop escalates: a run that does not end on SIGTERM (its rank ignores it
+# and the run's own grace is long) is killed after the daemon's grace.
+dr daemon start --grace 1
+dr submit -n 1 --grace 60 "$CLIENT" sleep stubborn
+for _ in $(seq 200); do grep -q sleeping "$state/jobs/1/stdout" 2>/dev/null && break; sleep 0.05; done
+runs=$(job_pids)
+t0=$(date +%s)
+dr daemon stop
+check "stop with a job ignoring SIGTERM: exit 0" test "$rc" -eq 0
+check "... after the daemon's grace, not the run's ($(( $(date +%s) - t0 ))s)" \
+  test $(( $(date +%s) - t0 )) -lt 30
+check "... the run and its rank are gone, nothing left" jobs_gone $runs
+
 # --foreground: the same daemon in this process; SIGTERM stops it.
 timeout -s KILL 60 "$DROVER" daemon start --foreground >"$work/fg" 2>&1 &
 fg=$!
