@@ -10,19 +10,25 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 user=drovertest$$
 udir=$(mktemp -d /tmp/drover-test-user.XXXXXX)
+# The other user runs a copy of drover (the build tree may be out of its
+# reach), with its libpmix.so.2 where the copy's RUNPATH ($ORIGIN/..) looks.
+mkdir "$udir/bin"
+cp "$DROVER" "$udir/bin/drover"
+cp -L "$(ldd "$DROVER" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
+UDROVER=$udir/bin/drover
 as_user() {
   setpriv --reuid="$user" --regid="$user" --clear-groups \
     env HOME=/ XDG_RUNTIME_DIR="$udir" TMPDIR="$udir" timeout -s KILL 60 "$@"
 }
 cleanup_user() {
-  as_user "$DROVER" daemon stop >/dev/null 2>&1
+  as_user "$UDROVER" daemon stop >/dev/null 2>&1
   pkill -KILL -u "$user" 2>/dev/null
   userdel "$user" 2>/dev/null
   rm -rf "$udir"
 }
 trap 'cleanup_user; stop_daemon; rm -rf "$work"' EXIT
 useradd --no-create-home --shell /usr/sbin/nologin "$user" || exit 1
-chown "$user:" "$udir"
+chown -R "$user:" "$udir"
 chmod 0700 "$udir"
 
 # Connect to a daemon's socket from whoever runs this and show what it
@@ -35,7 +41,7 @@ s.connect(sys.argv[1])
 print(s.recv(4096).decode(errors="replace").replace("\0", " "))' "$1"
 }
 
-as_user "$DROVER" daemon start >/dev/null
+as_user "$UDROVER" daemon start >/dev/null
 check "another user's daemon starts" test -S "$udir/drover/daemon.sock"
 answer=$(raw_connect "$udir/drover/daemon.sock" 2>&1)
 check "root connecting to it is refused" grep -q "refused: uid 0" <<<"$answer"
@@ -46,9 +52,9 @@ check "root's commands refuse the other user's state directory" \
   test "$rc" -eq 1 -a -n "$(one_line "$err" "owned by another user" && echo y)"
 XDG_RUNTIME_DIR=$udir dr submit -n 1 true
 check "... submit included" test "$rc" -eq 1
-as_user "$DROVER" daemon status >/dev/null
+as_user "$UDROVER" daemon status >/dev/null
 check "... the other user's daemon still runs and answers its user" test "$?" -eq 0
-as_user "$DROVER" daemon stop >/dev/null
+as_user "$UDROVER" daemon stop >/dev/null
 check "... and stops cleanly" test ! -e "$udir/drover"
 
 # The other way round: this user's daemon, the other user's commands.
@@ -56,7 +62,7 @@ dr daemon start
 check "this user's daemon starts" test "$rc" -eq 0
 chmod 0755 "$work"
 setpriv --reuid="$user" --regid="$user" --clear-groups \
-  env HOME=/ XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" timeout -s KILL 60 "$DROVER" submit -n 1 true \
+  env HOME=/ XDG_RUNTIME_DIR="$XDG_RUNTIME_DIR" timeout -s KILL 60 "$UDROVER" submit -n 1 true \
   >"$work/out" 2>"$work/err"
 rc=$?
 chmod 0700 "$work"
