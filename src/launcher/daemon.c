@@ -403,7 +403,8 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
     } else if (0 == strcmp(verb, "submit") || 0 == strcmp(verb, "run")) {
         kept = launch_request(d, fd, msg, 0 == strcmp(verb, "run"));
     } else if (0 == strcmp(verb, "ps")) {
-        char *table = daemon_jobs_table(d->jobs, msg->nwords > 1 && 0 == strcmp(msg->words[1], "json"));
+        bool json = msg->nwords > 1 && 0 == strcmp(msg->words[1], "json");
+        char *table = daemon_jobs_table(d->jobs, json);
         if (NULL == table) {
             reply_error(fd, "out of memory");
         } else {

@@ -51,7 +51,7 @@ check "an unknown signal: exit 2, one line" \
 
 dr submit -n 2 --oversubscribe "$CLIENT" sleep
 sleeper=$out
-for _ in $(seq 200); do [ "$(grep -c sleeping "$state/jobs/$sleeper/stdout")" -ge 2 ] && break; sleep 0.05; done
+sleeping "$sleeper" 2
 dr ps
 check "ps: the job is running with 2 ranks" \
   test -n "$(awk -v id="$sleeper" '$1 == id && $2 == "running" && $3 == 2' <<<"$out")"
@@ -64,7 +64,7 @@ check "kill of an ended job: exit 1, one line" \
   test "$rc" -eq 1 -a -n "$(one_line "$err" "ended" && echo y)"
 dr submit -n 1 --grace 30 "$CLIENT" sleep stubborn
 stubborn=$out
-for _ in $(seq 200); do grep -q sleeping "$state/jobs/$stubborn/stdout" && break; sleep 0.05; done
+sleeping "$stubborn"
 dr kill "$stubborn" --signal KILL
 dr wait "$stubborn"
 check "kill --signal KILL: the job ends at once (137)" test "$rc" -eq 137
@@ -141,9 +141,8 @@ kill -KILL "$(pgrep -P "$runner")"
 dr wait "$id"
 check "run --daemon SIGKILLed: its job is ended (143)" test "$rc" -eq 143
 
-runs=$(job_pids)
 dr submit -n 2 --oversubscribe "$CLIENT" sleep
-for _ in $(seq 200); do [ -n "$(job_pids | tr ' ' '\n' | sort | comm -13 <(tr ' ' '\n' <<<"$runs" | sort) -)" ] && break; sleep 0.05; done
+sleeping "$out" 2
 runs=$(job_pids)
 check "the daemon logged no sanitizer report" \
   test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"

@@ -51,7 +51,7 @@ check "... and stops" test "$rc" -eq 0 -a ! -e "$state"
 # and the run's own grace is long) is killed after the daemon's grace.
 dr daemon start --grace 1
 dr submit -n 1 --grace 60 "$CLIENT" sleep stubborn
-for _ in $(seq 200); do grep -q sleeping "$state/jobs/1/stdout" 2>/dev/null && break; sleep 0.05; done
+sleeping 1
 runs=$(job_pids)
 t0=$(date +%s)
 dr daemon stop

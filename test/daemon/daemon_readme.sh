@@ -14,7 +14,8 @@ timeout -s KILL 120 bash -e "$work/workflow.sh" >"$work/out" 2>"$work/err"
 rc=$?
 out=$(cat "$work/out")
 check "it runs to the end (exit 0)" test "$rc" -eq 0
-check "ps shows the submitted job" grep -Eq "^1 +(queued|running|completed) +4 .*hello_pmix" <<<"$out"
+check "ps shows the submitted job" \
+  grep -Eq "^1 +(queued|running|completed) +4 .*hello_pmix" <<<"$out"
 check "wait gives its status" grep -q "^exit status 0$" <<<"$out"
 check "output and run --daemon both show the 4 ranks" \
   test "$(grep -c "rank 0 of 4 in .*says \"hello from rank" <<<"$out")" -eq 2

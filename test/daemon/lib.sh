@@ -7,6 +7,8 @@
 #   job_pids          the drover run pid of every job the daemon started
 #   jobs_gone PIDS    those runs have ended and left nothing: no process,
 #                     no /dev/shm segment, nothing in $TMPDIR
+#   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
+#                     submitted job ID say "sleeping" (launcher-client sleep)
 source "$(dirname "$0")/../launcher/lib.sh"
 export XDG_RUNTIME_DIR=$work/xdg
 mkdir -m 0700 "$XDG_RUNTIME_DIR"
@@ -55,5 +57,13 @@ jobs_gone() {
     sleep 0.1
   done
   echo "# left behind by runs [$left], in TMPDIR [$(ls -A "$TMPDIR")]"
+  return 1
+}
+
+sleeping() {
+  for _ in $(seq 200); do
+    [ "$(grep -c sleeping "$state/jobs/$1/stdout" 2>/dev/null)" -ge "${2:-1}" ] && return 0
+    sleep 0.05
+  done
   return 1
 }
