@@ -88,6 +88,7 @@ typedef struct launcher_options {
     bool oversubscribe;
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
+    bool daemon;              /* --daemon: run through the daemon */
 } launcher_options_t;
 
 /* Outcome of options_parse. */

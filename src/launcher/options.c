@@ -151,6 +151,12 @@ static int set_hwthreads(launcher_options_t *opts, const char *name, const char 
     return 0;
 }
 
+static int set_daemon(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->daemon = true;
+    return 0;
+}
+
 static int set_no_lib_path(launcher_options_t *opts, const char *name, const char *value)
 {
     opts->no_lib_path = true;
@@ -229,6 +235,8 @@ static const option_spec_t specs[] = {
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
+    {{"--daemon"}, NULL, set_daemon,
+     "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
 };
 

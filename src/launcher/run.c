@@ -34,6 +34,7 @@
 #include <event2/event.h>
 
 #include "command.h"
+#include "daemon.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -310,6 +311,10 @@ static int run_command(int argc, char **argv)
     int parsed = options_parse(argc, argv, &opts);
     if (OPTIONS_RUN != parsed) {
         return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
+    }
+    if (daemon_client_wanted(opts.daemon)) {
+        options_release(&opts);
+        return daemon_client_run(argc, argv);
     }
     ensure_std_fds();
     unsigned nodes = slurm_allocation_nodes();
