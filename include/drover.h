@@ -16,6 +16,7 @@
 #define DROVER_H
 
 #include <pmix_common.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -118,6 +119,49 @@ PMIX_EXPORT pmix_status_t drover_register_datatype(const drover_datatype_t *type
 /* The record registered for id, or NULL. Borrowed, valid for the life of
  * the process. */
 PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id);
+
+/* ---- Declared datatypes (docs/datatypes.md) ------------------------------ */
+
+/* Types declared in YAML (PDI's specification-tree dialect) are registered
+ * with ids from this one up, in declaration order; a program that also
+ * registers types in C should use ids below it. */
+#define DROVER_DECLARED_ID_MIN 32768
+
+/* Flags of drover_types_load_*. */
+/* Unknown keys are warnings instead of errors (for files written for PDI,
+ * which ignores them). */
+#define DROVER_TYPES_LENIENT 0x1u
+/* Check the file and report, but declare and register nothing. */
+#define DROVER_TYPES_CHECK_ONLY 0x2u
+
+/* Declare the types of a YAML file (types: section; metadata: and data:
+ * name the values $-expressions refer to) and register each under a new
+ * id. All or nothing: on any error nothing is declared. *errors (may be
+ * NULL) receives every error and warning, one per line as
+ * "FILE:LINE:COL: error: KEY.PATH: message", or NULL when there are none;
+ * the caller frees it with free(). Returns PMIX_SUCCESS,
+ * PMIX_ERR_BAD_PARAM (the file has errors), PMIX_ERR_NOT_FOUND (unreadable)
+ * or PMIX_ERR_NOMEM. Loading the same declarations again is harmless; a
+ * different declaration under a declared name is an error. Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_types_load_file(const char *path, unsigned flags, char **errors);
+
+/* The same for len bytes of YAML text; name is what messages call it. */
+PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char *text, size_t len,
+                                                   unsigned flags, char **errors);
+
+/* Bind n values to a name $-expressions use ("n" for $n, "rec.len" for
+ * $rec.len; $a[i] reads value i of "a"). The values are copied; binding a
+ * name again replaces them, n == 0 removes them. A type reads the values
+ * when it is laid out: at load if all its names are bound, else at its
+ * first drover_type_lookup. Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_type_bind(const char *name, const int64_t *values, size_t n);
+
+/* The datatype id of a declared type, laying it out and registering it
+ * first if it waited for bindings. PMIX_ERR_NOT_FOUND for an undeclared
+ * name, PMIX_ERR_NOT_AVAILABLE while a value it needs is not bound,
+ * PMIX_ERR_BAD_PARAM when the bound values break a bound (start + subsize
+ * past size, a member outside buffersize...). Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t *id);
 
 /* ---- Introspection ------------------------------------------------------ */
 
