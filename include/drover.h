@@ -134,6 +134,9 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
 /* Check the file and report, but declare and register nothing. */
 #define DROVER_TYPES_CHECK_ONLY 0x2u
 
+/* drover_types_describe: JSON instead of indented text. */
+#define DROVER_TYPES_JSON 0x4u
+
 /* Declare the types of a YAML file (types: section; metadata: and data:
  * name the values $-expressions refer to) and register each under a new
  * id. All or nothing: on any error nothing is declared. *errors (may be
@@ -148,6 +151,16 @@ PMIX_EXPORT pmix_status_t drover_types_load_file(const char *path, unsigned flag
 /* The same for len bytes of YAML text; name is what messages call it. */
 PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char *text, size_t len,
                                                    unsigned flags, char **errors);
+
+/* The tree of the type called name in the YAML file at path (every type
+ * when name is NULL), with kind, combiner, size, alignment, offsets,
+ * extent, canonical signature and fingerprint, as `drover types show`
+ * prints it; nothing is declared. flags: DROVER_TYPES_LENIENT,
+ * DROVER_TYPES_JSON. *text is freed by the caller with free(); *errors as
+ * for drover_types_load_file. PMIX_ERR_NOT_FOUND when the file has no such
+ * type. */
+PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *name, unsigned flags,
+                                                char **text, char **errors);
 
 /* Bind n values to a name $-expressions use ("n" for $n, "rec.len" for
  * $rec.len; $a[i] reads value i of "a"). The values are copied; binding a

@@ -18,5 +18,6 @@ typedef struct drover_command {
 extern const drover_command_t command_info;
 extern const drover_command_t command_run;
 extern const drover_command_t command_caf;
+extern const drover_command_t command_types;
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

@@ -10,6 +10,7 @@ static const drover_command_t *const commands[] = {
     &command_run,
     &command_info,
     &command_caf,
+    &command_types,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -84,6 +84,12 @@ static const ynode_t *get(const ynode_t *map, const char *key)
     return NULL;
 }
 
+/* A key written, even if its value had errors. */
+static bool has_key(const ynode_t *y, const char *key)
+{
+    return YN_MAP == y->kind && NULL != get(y, key);
+}
+
 static tnode_t *node(spec_t *s, tkind_t kind, const ynode_t *at)
 {
     tnode_t *n = tnode_new(kind, &at->span);
@@ -363,7 +369,7 @@ static void conv_record_members(spec_t *s, tnode_t *n, const ynode_t *ym)
         size_t k = path_push(&s->path, ".%s", key->text);
         tnode_t *disp = NULL;
         tnode_t *t = conv_type(s, ym->items[i + 1], true, &disp);
-        if (NULL != t && NULL == disp) {
+        if (NULL != t && NULL == disp && !has_key(ym->items[i + 1], "disp")) {
             err(s, ym->items[i + 1], "every record member needs a `disp'");
         }
         add(s, n, member(s, key, key->text, t, disp));
@@ -380,13 +386,11 @@ static void conv_tuple_elements(spec_t *s, tnode_t *n, const ynode_t *ye, bool w
         path_pop(&s->path, mark);
         return;
     }
-    size_t ndisp = 0;
     for (size_t i = 0; i < ye->n; i++) {
         size_t m = path_push(&s->path, "[%zu]", i);
         tnode_t *disp = NULL;
         tnode_t *t = conv_type(s, ye->items[i], true, &disp);
-        ndisp += NULL != disp;
-        if (NULL != t && with_disp && NULL == disp) {
+        if (NULL != t && with_disp && NULL == disp && !has_key(ye->items[i], "disp")) {
             err(s, ye->items[i], "a tuple with `buffersize' needs a `disp' on every element");
         } else if (NULL != t && !with_disp && NULL != disp) {
             err(s, ye->items[i], "a tuple without `buffersize' takes no `disp'");
@@ -401,7 +405,10 @@ static tnode_t *conv_layout(spec_t *s, const ynode_t *y, tkind_t kind)
 {
     const ynode_t *ybuf = get(y, "buffersize");
     const ynode_t *ym = get(y, TK_TUPLE == kind ? "elements" : "members");
-    tnode_t *n = node(s, kind, y);
+    /* A record without buffersize is an error; its members are still read
+     * for their own errors, into a node that accepts them without one (the
+     * entry is dropped anyway). */
+    tnode_t *n = node(s, TK_RECORD == kind && NULL == ybuf ? TK_TUPLE : kind, y);
     if (TK_STRUCT != kind && NULL != ybuf) {
         size_t mark = path_push(&s->path, ".buffersize");
         add(s, n, conv_expr(s, ybuf, "buffersize"));
@@ -453,7 +460,7 @@ static tnode_t *conv_fortran(spec_t *s, const ynode_t *y, const char *name)
     }
     scalar_t sc;
     if (!scalar_fortran(name, kind, &sc)) {
-        err(s, NULL == ykind ? y : ykind, "`kind' of a %s must be %s", name,
+        err(s, NULL == ykind ? y : ykind, "`kind' of %s must be %s", name,
             0 == strcmp(name, "real") ? "4 or 8" : "1, 2, 4 or 8");
         return NULL;
     }

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bfrops.h"
+#include "describe.h"
 #include "pmix.h"
 #include "hashmap.h"
 #include "registry.h"
@@ -187,8 +188,29 @@ static void check_all(load_t *l, diags_t *d)
     }
 }
 
+/* What drover_types_describe asks of a check-only load. */
+typedef struct describe_req {
+    const char *name;     /* NULL: every type */
+    bool json;
+    strbuf_t out;
+    bool found;
+} describe_req_t;
+
+static void describe_all(const load_t *l, describe_req_t *req)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const named_t *nt = l->decls[i].named;
+        if (NULL == nt || l->decls[i].is_value ||
+            (NULL != req->name && 0 != strcmp(req->name, nt->name))) {
+            continue;
+        }
+        describe_named(&req->out, nt, req->json, !req->found);
+        req->found = true;
+    }
+}
+
 static pmix_status_t load_locked(const char *file, const char *text, size_t len, unsigned flags,
-                                 diags_t *d)
+                                 diags_t *d, describe_req_t *req)
 {
     ydoc_t doc = YDOC_INIT;
     load_t l = {0};
@@ -240,6 +262,9 @@ static pmix_status_t load_locked(const char *file, const char *text, size_t len,
         goto out;
     }
     rc = PMIX_SUCCESS;
+    if (NULL != req) {
+        describe_all(&l, req);
+    }
     if (flags & DROVER_TYPES_CHECK_ONLY) {
         goto out;
     }
@@ -283,12 +308,12 @@ out:
     return rc;
 }
 
-pmix_status_t types_load(const char *file, const char *text, size_t len, unsigned flags,
-                         char **errors)
+static pmix_status_t load(const char *file, const char *text, size_t len, unsigned flags,
+                          char **errors, describe_req_t *req)
 {
     diags_t d = DIAGS_INIT;
     pthread_mutex_lock(&lock);
-    pmix_status_t rc = load_locked(file, text, len, flags, &d);
+    pmix_status_t rc = load_locked(file, text, len, flags, &d, req);
     pthread_mutex_unlock(&lock);
     if (PMIX_SUCCESS == rc && 0 != d.nerrors) {
         rc = PMIX_ERR_BAD_PARAM;
@@ -301,6 +326,12 @@ pmix_status_t types_load(const char *file, const char *text, size_t len, unsigne
     }
     diags_clear(&d);
     return rc;
+}
+
+pmix_status_t types_load(const char *file, const char *text, size_t len, unsigned flags,
+                         char **errors)
+{
+    return load(file, text, len, flags, errors, NULL);
 }
 
 PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char *text, size_t len,
@@ -371,6 +402,45 @@ PMIX_EXPORT pmix_status_t drover_types_load_file(const char *path, unsigned flag
         free(text);
     }
     return rc;
+}
+
+PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *name, unsigned flags,
+                                                char **text, char **errors)
+{
+    char *yaml;
+    size_t len;
+    if (NULL != errors) {
+        *errors = NULL;
+    }
+    if (NULL == path || NULL == text || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_JSON))) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    *text = NULL;
+    pmix_status_t rc = types_read_file(path, &yaml, &len, errors);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    describe_req_t req = {.name = name, .json = 0 != (flags & DROVER_TYPES_JSON), .out = STRBUF_INIT};
+    if (req.json) {
+        strbuf_printf(&req.out, "[");
+    }
+    rc = load(path, yaml, len, (flags & DROVER_TYPES_LENIENT) | DROVER_TYPES_CHECK_ONLY, errors, &req);
+    free(yaml);
+    if (req.json) {
+        strbuf_printf(&req.out, "\n]\n");
+    }
+    char *out = strbuf_finish(&req.out);
+    if (PMIX_SUCCESS == rc && !req.found) {
+        rc = PMIX_ERR_NOT_FOUND;
+    } else if (PMIX_SUCCESS == rc && NULL == out) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    if (PMIX_SUCCESS != rc) {
+        free(out);
+        return rc;
+    }
+    *text = out;
+    return PMIX_SUCCESS;
 }
 
 PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t *id)

@@ -142,8 +142,8 @@ static void check_keys(reader_t *r, const ynode_t *map)
         }
         if (!created) {
             const ynode_t *first = e->value;
-            diags_error(r->d, &k->span, NULL, "duplicate key '%s' (first at line %u)", k->text,
-                        first->span.line);
+            diags_error(r->d, &k->span, NULL, "duplicate key '%s' (first at %u:%u)", k->text,
+                        first->span.line, first->span.col);
         } else {
             e->value = (void *)k;
         }
