@@ -134,6 +134,15 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
 /* Check the file and report, but declare and register nothing. */
 #define DROVER_TYPES_CHECK_ONLY 0x2u
 
+/* Job-level key (PMIX_STRING) under which `drover run --types FILE` hands
+ * FILE's text to the ranks; PMIx_Init declares it in every rank. */
+#define DROVER_JOB_TYPES "drover.types"
+
+/* For a process that only stores and forwards values (a PMIx server):
+ * every type is registered at once, $-values or not, and its values are
+ * kept as the bytes they were packed to, unread. */
+#define DROVER_TYPES_RELAY 0x8u
+
 /* drover_types_describe: JSON instead of indented text. */
 #define DROVER_TYPES_JSON 0x4u
 

@@ -31,6 +31,7 @@
 #include <event2/event.h>
 
 #include "command.h"
+#include "drover.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -280,6 +281,41 @@ static void teardown(launcher_t *run)
     launch_free_env(run->base_env);
 }
 
+/* Read and check --types before anything starts; the ranks get the text
+ * that was checked. */
+static int types_check(launcher_options_t *opts)
+{
+    FILE *f = fopen(opts->types, "re");
+    size_t cap = 0;
+    ssize_t len = NULL == f ? -1 : getdelim(&opts->types_text, &cap, '\0', f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    if (len < 0 || (size_t)len != strlen(opts->types_text)) {
+        fprintf(stderr, "drover: --types %s: cannot read it as text\n", opts->types);
+        return -1;
+    }
+    char *errors = NULL;
+    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len,
+                                                DROVER_TYPES_CHECK_ONLY, &errors);
+    if (NULL != errors) {
+        fputs(errors, stderr);
+        free(errors);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "drover: --types %s has errors: nothing started\n", opts->types);
+        return -1;
+    }
+    /* The server stores and forwards the ranks' values of these types. */
+    rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len, DROVER_TYPES_RELAY,
+                                  NULL);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "drover: --types %s: %s\n", opts->types, PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
 static int run_command(int argc, char **argv)
 {
     launcher_options_t opts;
@@ -288,6 +324,10 @@ static int run_command(int argc, char **argv)
         return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
     }
     ensure_std_fds();
+    if (NULL != opts.types && 0 != types_check(&opts)) {
+        options_release(&opts);
+        return LAUNCHER_EXIT_FAILURE;
+    }
     signal(SIGPIPE, SIG_IGN);
     launcher_t run = {.opts = &opts, .started = run_now()};
     run.session = (launcher_session_t){.pgid = -1, .anchor_fd = -1};

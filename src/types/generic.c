@@ -6,7 +6,9 @@
  *  - The registry calls a record's functions with the element only; the
  *    record they serve is bfrops_current, and its id finds the tree.
  *  - Each packed element is [u64 fingerprint][u32 k][k x u64 bounds]
- *    [data] (docs/protocol.md). A receiver whose declaration has another
+ *    [u32 length][data] (docs/protocol.md). The length lets a process
+ *    that stores values without reading them (the server) keep an element
+ *    whole (relay.c). A receiver whose declaration has another
  *    fingerprint, or the same declaration with other $-values, refuses the
  *    element with PMIX_ERR_TYPE_MISMATCH before reading any data.
  *  - Data is the type's selected elements only: scalars little-endian at
@@ -552,7 +554,24 @@ static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
     for (size_t i = 0; i < nt->nshape && PMIX_SUCCESS == rc; i++) {
         rc = wire_put_u64(w, (uint64_t)nt->shape[i]);
     }
-    return PMIX_SUCCESS == rc ? pack_at(w, nt->root, elem) : rc;
+    /* The data's length goes in front of it, written once it is known. */
+    size_t at = w->buf->bytes_used;
+    if (PMIX_SUCCESS == rc) {
+        rc = wire_put_u32(w, 0);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = pack_at(w, nt->root, elem);
+    }
+    size_t len = w->buf->bytes_used - at - 4;
+    if (PMIX_SUCCESS == rc && len > UINT32_MAX - 1) {
+        rc = PMIX_ERR_BAD_PARAM;
+    }
+    if (PMIX_SUCCESS == rc) {
+        for (unsigned i = 0; i < 4; i++) {
+            w->buf->base_ptr[at + i] = (char)(len >> (8 * i));
+        }
+    }
+    return rc;
 }
 
 static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
@@ -576,8 +595,19 @@ static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
             rc = PMIX_ERR_TYPE_MISMATCH;
         }
     }
+    uint32_t len = 0;
+    if (PMIX_SUCCESS == rc) {
+        rc = wire_get_u32(r, &len);
+    }
+    if (PMIX_SUCCESS == rc && len > wire_remaining(r)) {
+        rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    const uint8_t *start = r->pos;
     if (PMIX_SUCCESS == rc) {
         rc = unpack_at(r, nt->root, elem);
+    }
+    if (PMIX_SUCCESS == rc && (size_t)(r->pos - start) != len) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
     }
     if (PMIX_SUCCESS != rc) {
         release_at(nt->root, elem, r->tma);
@@ -621,7 +651,7 @@ drover_datatype_t generic_record(const named_t *nt)
         .name = nt->name,
         .id = nt->id,
         .size = nt->root->size,
-        .min_wire = 12 + 8 * nt->nshape + nt->root->min_wire,
+        .min_wire = GENERIC_HEADER + 8 * nt->nshape + nt->root->min_wire,
         .flags = 0,
         .pack = generic_pack,
         .unpack = generic_unpack,

@@ -27,6 +27,7 @@ struct named {
     bool broken;             /* layout_check found errors in it */
     bool laid;               /* layout fixed for good */
     bool registered;
+    bool relay;              /* registered with relay_record */
     int64_t *shape;          /* concrete $-dependent bounds, on the wire */
     size_t nshape;
     bool shape_done;

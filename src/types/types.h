@@ -16,6 +16,14 @@ const named_t *types_by_id(pmix_data_type_t id);
  * functions of generic.c. */
 drover_datatype_t generic_record(const named_t *nt);
 
+/* The registry record of a named type for a process that only stores and
+ * forwards its values: they are kept as their packed bytes (relay.c). */
+drover_datatype_t relay_record(const named_t *nt);
+
+/* Bytes of a packed element's fixed header: fingerprint, bound count and
+ * data length. */
+#define GENERIC_HEADER 16
+
 /* Most $-dependent bounds one type may carry on the wire. */
 #define TYPES_MAX_SHAPE 256
 

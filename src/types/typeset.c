@@ -96,6 +96,28 @@ static bool collect_shape(named_t *nt, const tnode_t *n)
     return true;
 }
 
+static pmix_status_t insert(named_t *nt, const drover_datatype_t *rec, diags_t *d)
+{
+    atomic_store_explicit(&by_id[nt->id - DROVER_DECLARED_ID_MIN], nt, memory_order_release);
+    pmix_status_t rc = registry_insert(rec);
+    if (PMIX_SUCCESS != rc) {
+        diags_error(d, &nt->span, nt->path, "cannot register datatype %u: %s", (unsigned)nt->id,
+                    PMIx_Error_string(rc));
+        return rc;
+    }
+    nt->registered = true;
+    return PMIX_SUCCESS;
+}
+
+static pmix_status_t register_relay(named_t *nt, diags_t *d)
+{
+    if (nt->registered) {
+        return PMIX_SUCCESS;
+    }
+    drover_datatype_t rec = relay_record(nt);
+    return insert(nt, &rec, d);
+}
+
 /* Lay out and register nt if it is not yet; lock held. */
 static pmix_status_t make_ready(named_t *nt, diags_t *d)
 {
@@ -114,16 +136,8 @@ static pmix_status_t make_ready(named_t *nt, diags_t *d)
         return PMIX_ERR_BAD_PARAM;
     }
     nt->shape_done = true;
-    atomic_store_explicit(&by_id[nt->id - DROVER_DECLARED_ID_MIN], nt, memory_order_release);
     drover_datatype_t rec = generic_record(nt);
-    rc = registry_insert(&rec);
-    if (PMIX_SUCCESS != rc) {
-        diags_error(d, &nt->span, nt->path, "cannot register datatype %u: %s", (unsigned)nt->id,
-                    PMIx_Error_string(rc));
-        return rc;
-    }
-    nt->registered = true;
-    return PMIX_SUCCESS;
+    return insert(nt, &rec, d);
 }
 
 /* ---- loading ---- */
@@ -290,13 +304,16 @@ static pmix_status_t load_locked(const char *file, const char *text, size_t len,
             break;
         }
         e->value = nt;
+        nt->relay = 0 != (flags & DROVER_TYPES_RELAY);
         order[norder++] = nt;
         l.decls[i].named = NULL;
         next_id = nt->id + 1;
     }
     /* Register in order; types waiting for bindings stay declared. */
     for (size_t i = 0; PMIX_SUCCESS == rc && i < norder; i++) {
-        pmix_status_t r = order[i]->laid ? make_ready(order[i], d) : PMIX_SUCCESS;
+        pmix_status_t r = order[i]->relay ? register_relay(order[i], d)
+                          : order[i]->laid ? make_ready(order[i], d)
+                                           : PMIX_SUCCESS;
         if (PMIX_SUCCESS != r) {
             rc = r;
         }
@@ -340,7 +357,7 @@ PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char 
     if (NULL != errors) {
         *errors = NULL;
     }
-    if (NULL == text || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_CHECK_ONLY))) {
+    if (NULL == text || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_CHECK_ONLY | DROVER_TYPES_RELAY))) {
         return PMIX_ERR_BAD_PARAM;
     }
     return types_load(NULL == name ? "<string>" : name, text, len, flags, errors);
@@ -393,7 +410,7 @@ PMIX_EXPORT pmix_status_t drover_types_load_file(const char *path, unsigned flag
     if (NULL != errors) {
         *errors = NULL;
     }
-    if (NULL == path || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_CHECK_ONLY))) {
+    if (NULL == path || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_CHECK_ONLY | DROVER_TYPES_RELAY))) {
         return PMIX_ERR_BAD_PARAM;
     }
     pmix_status_t rc = types_read_file(path, &text, &len, errors);
@@ -454,7 +471,7 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
     hashmap_entry_t *e = hashmap_find_str(&by_name, name);
     if (NULL != e) {
         named_t *nt = e->value;
-        rc = make_ready(nt, &d);
+        rc = nt->relay ? register_relay(nt, &d) : make_ready(nt, &d);
         if (PMIX_SUCCESS == rc) {
             *id = nt->id;
         }

@@ -18,6 +18,7 @@
 #include "pmix.h"
 #include "type_harness.h"
 #include "typeset.h"
+#include "wire.h"
 
 static const char *const spec =
     "metadata:\n"
@@ -205,8 +206,8 @@ START_TEST(a_slice_packs_only_its_selected_elements)
     pmix_data_buffer_t buf;
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     ck_assert_int_eq(PMIx_Data_pack(NULL, &buf, in, 1, id), PMIX_SUCCESS);
-    /* tag and count, fingerprint and shape count, 8 ints */
-    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 8 + 4 + 8 * 4);
+    /* tag and count, fingerprint, bound count and length, 8 ints */
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 8 + 4 + 4 + 8 * 4);
     int32_t n = 1;
     ck_assert_int_eq(PMIx_Data_unpack(NULL, &buf, out, &n, id), PMIX_SUCCESS);
     int want[] = {9, 10, 13, 14, 17, 18, 21, 22};
@@ -285,7 +286,7 @@ START_TEST(a_dollar_sized_type_waits_for_its_binding_and_carries_its_shape)
     double in[6] = {1, 2, 3, 4, 5, 6}, out[6];
     pmix_data_buffer_t buf;
     pack_one(&buf, in, id);
-    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 8 + 4 + 3 * 8 + 6 * 8);
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 8 + 4 + 3 * 8 + 4 + 6 * 8);
     int32_t k = 1;
     ck_assert_int_eq(PMIx_Data_unpack(NULL, &buf, out, &k, id), PMIX_SUCCESS);
     ck_assert(0 == memcmp(in, out, sizeof(in)));
@@ -295,6 +296,64 @@ START_TEST(a_dollar_sized_type_waits_for_its_binding_and_carries_its_shape)
     k = 1;
     ck_assert_int_eq(PMIx_Data_unpack(NULL, &buf, out, &k, id), PMIX_ERR_TYPE_MISMATCH);
     PMIX_DATA_BUFFER_DESTRUCT(&buf);
+}
+END_TEST
+
+/* Reader and writer over a plain byte range, for element-level checks. */
+static pmix_status_t unpack_bytes(const void *bytes, size_t len, void *dest, pmix_data_type_t id)
+{
+    drover_reader_t r = {.pos = bytes, .end = (const uint8_t *)bytes + len};
+    pmix_status_t rc = drover_unpack(&r, dest, 1, id);
+    return PMIX_SUCCESS == rc && r.pos != r.end ? PMIX_ERR_UNPACK_FAILURE : rc;
+}
+
+START_TEST(a_relay_keeps_packed_values_whole_and_unread)
+{
+    /* Same structure under two names: the fingerprint ignores names, so
+     * one process can pack with the real type and relay with the other. */
+    load_ok("real.yml", "metadata: {n: int}\n"
+                        "types: {direct: {type: struct, members: [{a: char}, {v: {type: array, "
+                        "subtype: double, size: $n}}, {p: {type: pointer, subtype: int}}]}}\n");
+    char *errors = NULL;
+    const char *relayed = "metadata: {n: int}\n"
+                          "types: {relayed: {type: struct, members: [{a: char}, {v: {type: array, "
+                          "subtype: double, size: $n}}, {p: {type: pointer, subtype: int}}]}}\n";
+    ck_assert_int_eq(drover_types_load_string("relay.yml", relayed, strlen(relayed),
+                                              DROVER_TYPES_RELAY, &errors),
+                     PMIX_SUCCESS);
+    pmix_data_type_t relay_id = id_of("relayed");
+    int64_t n = 2;
+    ck_assert_int_eq(drover_type_bind("n", &n, 1), PMIX_SUCCESS);
+    pmix_data_type_t real_id = id_of("direct");
+    struct {
+        char a;
+        double v[2];
+        int *p;
+    } in = {'r', {0.5, -1}, NULL}, out;
+    int seven = 7;
+    in.p = &seven;
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    drover_writer_t w = {&buf};
+    ck_assert_int_eq(drover_pack(&w, &in, 1, real_id), PMIX_SUCCESS);
+    char held[32];   /* a relay element: bytes and length */
+    ck_assert_int_eq(unpack_bytes(buf.base_ptr, buf.bytes_used, held, relay_id), PMIX_SUCCESS);
+    pmix_data_buffer_t again;
+    PMIX_DATA_BUFFER_CONSTRUCT(&again);
+    drover_writer_t w2 = {&again};
+    ck_assert_int_eq(drover_pack(&w2, held, 1, relay_id), PMIX_SUCCESS);
+    ck_assert_uint_eq(again.bytes_used, buf.bytes_used);
+    ck_assert(0 == memcmp(again.base_ptr, buf.base_ptr, buf.bytes_used));
+    ck_assert_int_eq(unpack_bytes(again.base_ptr, again.bytes_used, &out, real_id), PMIX_SUCCESS);
+    ck_assert(out.a == 'r' && out.v[1] == -1 && 7 == *out.p);
+    free(out.p);
+    bfrops_release(held, 1, relay_id, NULL);
+    /* Cut short anywhere: refused, nothing kept. */
+    for (size_t len = 0; len < buf.bytes_used; len++) {
+        ck_assert_int_ne(unpack_bytes(buf.base_ptr, len, held, relay_id), PMIX_SUCCESS);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    PMIX_DATA_BUFFER_DESTRUCT(&again);
 }
 END_TEST
 
@@ -447,6 +506,7 @@ int main(void)
     tcase_add_test(tc, another_fingerprint_is_a_type_mismatch);
     tcase_add_test(tc, a_dollar_sized_type_waits_for_its_binding_and_carries_its_shape);
     tcase_add_test(tc, bound_values_that_break_a_bound_are_refused_at_lookup);
+    tcase_add_test(tc, a_relay_keeps_packed_values_whole_and_unread);
     tcase_add_test(tc, a_file_with_an_error_declares_nothing);
     tcase_add_test(tc, lenient_mode_warns_about_unknown_keys);
     tcase_add_test(tc, check_only_declares_nothing);
