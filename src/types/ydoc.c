@@ -130,8 +130,10 @@ static void check_keys(reader_t *r, const ynode_t *map)
     for (size_t i = 0; i + 1 < map->n; i += 2) {
         const ynode_t *k = map->items[i];
         if (YN_SCALAR != k->kind) {
+            /* Fatal: everything after reading relies on keys being text. */
             diags_error(r->d, &k->span, NULL, "a mapping key must be a plain value");
-            continue;
+            r->failed = true;
+            break;
         }
         bool created;
         hashmap_entry_t *e = hashmap_insert_str(&seen, k->text, &created);

@@ -74,6 +74,9 @@ static size_t unpack_some(const uint8_t *bytes, size_t len, void *elems, pmix_da
 static void exercise(void *elems, size_t n, pmix_data_type_t type)
 {
     const drover_datatype_t *t = bfrops_lookup(type);
+    if (0 == n) {
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         char *text = bfrops_print((char *)elems + i * t->size, type);
         if (NULL == text) {
