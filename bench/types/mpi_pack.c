@@ -16,10 +16,12 @@ typedef struct cell {
     int b[5][10];
 } cell_t;
 
+/* CPU time of this thread: on a shared machine, wall time measures the
+ * neighbours as much as the code. */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
