@@ -145,6 +145,9 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
 
 /* drover_types_describe: JSON instead of indented text. */
 #define DROVER_TYPES_JSON 0x4u
+/* drover_types_describe: canonical YAML that loads to the same types (the
+ * named type and those it refers to, or every type). */
+#define DROVER_TYPES_YAML 0x10u
 
 /* Declare the types of a YAML file (types: section; metadata: and data:
  * name the values $-expressions refer to) and register each under a new
@@ -164,8 +167,8 @@ PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char 
 /* The tree of the type called name in the YAML file at path (every type
  * when name is NULL), with kind, combiner, size, alignment, offsets,
  * extent, canonical signature and fingerprint, as `drover types show`
- * prints it; nothing is declared. flags: DROVER_TYPES_LENIENT,
- * DROVER_TYPES_JSON. *text is freed by the caller with free(); *errors as
+ * prints it; nothing is declared. flags: DROVER_TYPES_LENIENT, and
+ * DROVER_TYPES_JSON or DROVER_TYPES_YAML. *text is freed by the caller with free(); *errors as
  * for drover_types_load_file. PMIX_ERR_NOT_FOUND when the file has no such
  * type. */
 PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *name, unsigned flags,

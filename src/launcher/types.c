@@ -3,7 +3,7 @@
  * (docs/datatypes.md).
  *
  *   drover types check [--lenient] FILE...   every error, exit 1 if any
- *   drover types show [--lenient] [--json] FILE [NAME]
+ *   drover types show [--lenient] [--json|--yaml] FILE [NAME]
  *
  * Both only read: nothing is declared in this process or anywhere else.
  */
@@ -18,11 +18,11 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: drover types check [--lenient] FILE...\n"
-                    "       drover types show [--lenient] [--json] FILE [NAME]\n");
+                    "       drover types show [--lenient] [--json|--yaml] FILE [NAME]\n");
 }
 
 /* Options before the operands; returns the index of the first operand, or
- * -1 after an unknown option. */
+ * -1 after an unknown option. allow_json: show's --json and --yaml. */
 static int options(int argc, char **argv, unsigned *flags, bool allow_json)
 {
     int i = 2;
@@ -31,6 +31,8 @@ static int options(int argc, char **argv, unsigned *flags, bool allow_json)
             *flags |= DROVER_TYPES_LENIENT;
         } else if (allow_json && 0 == strcmp(argv[i], "--json")) {
             *flags |= DROVER_TYPES_JSON;
+        } else if (allow_json && 0 == strcmp(argv[i], "--yaml")) {
+            *flags |= DROVER_TYPES_YAML;
         } else {
             fprintf(stderr, "drover types: unknown option '%s'\n", argv[i]);
             return -1;

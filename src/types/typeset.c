@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "bfrops.h"
+#include "canonical.h"
 #include "describe.h"
 #include "pmix.h"
 #include "hashmap.h"
@@ -206,12 +207,64 @@ static void check_all(load_t *l, diags_t *d)
 typedef struct describe_req {
     const char *name;     /* NULL: every type */
     bool json;
+    bool yaml;
     strbuf_t out;
     bool found;
 } describe_req_t;
 
+/* Mark nt and every named type it refers to. */
+static void mark_needed(const tnode_t *n, hashmap_t *needed)
+{
+    if (TK_REF == n->kind && NULL != n->target) {
+        bool created;
+        hashmap_insert_str(needed, n->target->name, &created);
+        if (created) {
+            mark_needed(n->target->root, needed);
+        }
+    }
+    for (size_t i = 0; i < n->nchild; i++) {
+        mark_needed(n->child[i], needed);
+    }
+}
+
+/* The canonical YAML of the requested type and those it needs, in
+ * declaration order. */
+static void describe_yaml(const load_t *l, describe_req_t *req)
+{
+    hashmap_t needed = HASHMAP_INIT;
+    const named_t **list = calloc(l->n + 1, sizeof(*list));
+    size_t n = 0;
+    for (size_t i = 0; NULL != list && i < l->n; i++) {
+        const named_t *nt = l->decls[i].named;
+        if (NULL != nt && !l->decls[i].is_value &&
+            (NULL == req->name || 0 == strcmp(req->name, nt->name))) {
+            bool created;
+            hashmap_insert_str(&needed, nt->name, &created);
+            mark_needed(nt->root, &needed);
+        }
+    }
+    for (size_t i = 0; NULL != list && i < l->n; i++) {
+        const named_t *nt = l->decls[i].named;
+        if (NULL != nt && !l->decls[i].is_value && NULL != hashmap_find_str(&needed, nt->name)) {
+            list[n++] = nt;
+        }
+    }
+    if (NULL == list) {
+        req->out.failed = true;
+    } else if (0 < n && (NULL == req->name || NULL != hashmap_find_str(&needed, req->name))) {
+        canonical_yaml(&req->out, list, n);
+        req->found = true;
+    }
+    free(list);
+    hashmap_clear(&needed, NULL);
+}
+
 static void describe_all(const load_t *l, describe_req_t *req)
 {
+    if (req->yaml) {
+        describe_yaml(l, req);
+        return;
+    }
     for (size_t i = 0; i < l->n; i++) {
         const named_t *nt = l->decls[i].named;
         if (NULL == nt || l->decls[i].is_value ||
@@ -429,7 +482,9 @@ PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *na
     if (NULL != errors) {
         *errors = NULL;
     }
-    if (NULL == path || NULL == text || 0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_JSON))) {
+    if (NULL == path || NULL == text ||
+        0 != (flags & ~(DROVER_TYPES_LENIENT | DROVER_TYPES_JSON | DROVER_TYPES_YAML)) ||
+        ((flags & DROVER_TYPES_JSON) && (flags & DROVER_TYPES_YAML))) {
         return PMIX_ERR_BAD_PARAM;
     }
     *text = NULL;
@@ -437,7 +492,10 @@ PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *na
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    describe_req_t req = {.name = name, .json = 0 != (flags & DROVER_TYPES_JSON), .out = STRBUF_INIT};
+    describe_req_t req = {.name = name,
+                          .json = 0 != (flags & DROVER_TYPES_JSON),
+                          .yaml = 0 != (flags & DROVER_TYPES_YAML),
+                          .out = STRBUF_INIT};
     if (req.json) {
         strbuf_printf(&req.out, "[");
     }
