@@ -7,23 +7,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-#define REPEAT 5
+#include "bench_common.h"
 
-typedef struct cell {
-    char a;
-    int b[5][10];
-} cell_t;
-
-/* CPU time of this thread: on a shared machine, wall time measures the
- * neighbours as much as the code. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static double round_trip(const void *src, void *dst, int count, MPI_Datatype type)
 {

@@ -21,7 +21,7 @@ ninja -C "$build" >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mpicc=$(command -v mpicc.openmpi || command -v mpicc)
-"$mpicc" -O2 -o "$work/mpi_pack" "$top/bench/types/mpi_pack.c"
+"$mpicc" -O2 -I"$top/bench/types" -o "$work/mpi_pack" "$top/bench/types/mpi_pack.c"
 
 for ((i = 0; i < reps; i++)); do
     "$build/bench/types/types_bench"

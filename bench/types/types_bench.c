@@ -16,30 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_common.h"
 #include "drover.h"
 #include "pmix.h"
 
-#define REPEAT 5
 #define NCONTIG 1000000
 #define NSTRUCT 100000
 #define BIG 2048
 #define SLICE 1024
-
-typedef struct cell {
-    char a;
-    int b[5][10];
-} cell_t;
-
-/* CPU time of this thread: on a shared machine, wall time measures the
- * neighbours as much as the code. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static void check(pmix_status_t rc, const char *what)
 {

@@ -76,27 +76,37 @@ static int each_run(const tnode_t *arr, size_t dim, size_t base, run_fn_t fn, vo
     return 0;
 }
 
-/* ---- pack ---- */
+/* ---- pack and unpack ---- */
 
-static pmix_status_t pack_at(drover_writer_t *w, const tnode_t *n, const char *p);
-
-typedef struct pack_ctx {
+/* One walk serves both directions: w set packs from the element, r set
+ * unpacks into it. */
+typedef struct xfer {
     drover_writer_t *w;
-    const char *base;
+    drover_reader_t *r;
+    char *base;
     pmix_status_t rc;
-} pack_ctx_t;
+} xfer_t;
 
-static int pack_run(void *arg, const tnode_t *sub, size_t off, size_t count)
+static pmix_status_t xfer_at(xfer_t *x, const tnode_t *n, char *p);
+
+static pmix_status_t block(xfer_t *x, char *p, size_t len)
 {
-    pack_ctx_t *c = arg;
+    return NULL != x->w ? wire_put(x->w, p, len) : wire_get(x->r, p, len);
+}
+
+static int xfer_run(void *arg, const tnode_t *sub, size_t off, size_t count)
+{
+    xfer_t *x = arg;
     if (as_block(sub)) {
-        c->rc = wire_put(c->w, c->base + off, count * sub->size);
-        return PMIX_SUCCESS != c->rc;
+        x->rc = block(x, x->base + off, count * sub->size);
+        return PMIX_SUCCESS != x->rc;
     }
-    for (size_t i = 0; i < count && PMIX_SUCCESS == c->rc; i++) {
-        c->rc = pack_at(c->w, sub, c->base + off + i * sub->size);
+    char *outer = x->base;
+    for (size_t i = 0; i < count && PMIX_SUCCESS == x->rc; i++) {
+        x->rc = xfer_at(x, sub, outer + off + i * sub->size);
+        x->base = outer;
     }
-    return PMIX_SUCCESS != c->rc;
+    return PMIX_SUCCESS != x->rc;
 }
 
 static pmix_status_t pack_scalar(drover_writer_t *w, const tnode_t *n, const char *p)
@@ -119,32 +129,87 @@ static pmix_status_t pack_scalar(drover_writer_t *w, const tnode_t *n, const cha
     }
 }
 
-static pmix_status_t pack_at(drover_writer_t *w, const tnode_t *n, const char *p)
+static pmix_status_t unpack_scalar(drover_reader_t *r, const tnode_t *n, char *p)
+{
+    uint16_t v16;
+    uint32_t v32;
+    uint64_t v64;
+    pmix_status_t rc;
+    switch (n->scalar.size) {
+    case 1:
+        return wire_get_u8(r, (uint8_t *)p);
+    case 2:
+        rc = wire_get_u16(r, &v16);
+        memcpy(p, &v16, PMIX_SUCCESS == rc ? 2 : 0);
+        return rc;
+    case 4:
+        rc = wire_get_u32(r, &v32);
+        memcpy(p, &v32, PMIX_SUCCESS == rc ? 4 : 0);
+        return rc;
+    default:
+        rc = wire_get_u64(r, &v64);
+        memcpy(p, &v64, PMIX_SUCCESS == rc ? 8 : 0);
+        return rc;
+    }
+}
+
+static pmix_status_t pack_pointer(xfer_t *x, const tnode_t *n, const char *p)
+{
+    char *to;
+    memcpy(&to, p, sizeof(to));
+    pmix_status_t rc = wire_put_u8(x->w, NULL != to);
+    return PMIX_SUCCESS == rc && NULL != to ? xfer_at(x, n->child[0], to) : rc;
+}
+
+static pmix_status_t unpack_pointer(xfer_t *x, const tnode_t *n, char *p)
+{
+    drover_reader_t *r = x->r;
+    uint8_t present;
+    pmix_status_t rc = wire_get_u8(r, &present);
+    if (PMIX_SUCCESS != rc || 0 == present) {
+        return rc;
+    }
+    const tnode_t *to = resolve(n->child[0]);
+    if (1 != present) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    /* The pointee's data must be there before room is made for it. */
+    if (wire_remaining(r) < to->min_wire) {
+        return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
+    }
+    char *mem = drover_tma_calloc(r->tma, 1, to->size);
+    if (NULL == mem) {
+        return PMIX_ERR_NOMEM;
+    }
+    memcpy(p, &mem, sizeof(mem));
+    return xfer_at(x, to, mem);
+}
+
+static pmix_status_t xfer_at(xfer_t *x, const tnode_t *n, char *p)
 {
     n = resolve(n);
     if (as_block(n)) {
-        return wire_put(w, p, n->size);
+        return block(x, p, n->size);
     }
     switch (n->kind) {
     case TK_SCALAR:
-        return pack_scalar(w, n, p);
-    case TK_POINTER: {
-        const char *to;
-        memcpy(&to, p, sizeof(to));
-        pmix_status_t rc = wire_put_u8(w, NULL != to);
-        return PMIX_SUCCESS == rc && NULL != to ? pack_at(w, n->child[0], to) : rc;
-    }
+        return NULL != x->w ? pack_scalar(x->w, n, p) : unpack_scalar(x->r, n, p);
+    case TK_POINTER:
+        return NULL != x->w ? pack_pointer(x, n, p) : unpack_pointer(x, n, p);
     case TK_ARRAY: {
-        pack_ctx_t c = {w, p, PMIX_SUCCESS};
-        each_run(n, 0, 0, pack_run, &c);
-        return c.rc;
+        char *outer = x->base;
+        x->base = p;
+        x->rc = PMIX_SUCCESS;
+        each_run(n, 0, 0, xfer_run, x);
+        x->base = outer;
+        return x->rc;
     }
     default: {
         pmix_status_t rc = PMIX_SUCCESS;
         for (size_t i = 0; i < n->nchild && PMIX_SUCCESS == rc; i++) {
             const tnode_t *m = n->child[i];
             if (TK_MEMBER == m->kind) {
-                rc = pack_at(w, m->child[0], p + m->off);
+                rc = xfer_at(x, m->child[0], p + m->off);
             }
         }
         return rc;
@@ -200,105 +265,6 @@ static void release_at(const tnode_t *n, char *p, drover_tma_t *tma)
             }
         }
         break;
-    }
-}
-
-/* ---- unpack ---- */
-
-static pmix_status_t unpack_at(drover_reader_t *r, const tnode_t *n, char *p);
-
-typedef struct unpack_ctx {
-    drover_reader_t *r;
-    char *base;
-    pmix_status_t rc;
-} unpack_ctx_t;
-
-static int unpack_run(void *arg, const tnode_t *sub, size_t off, size_t count)
-{
-    unpack_ctx_t *c = arg;
-    if (as_block(sub)) {
-        c->rc = wire_get(c->r, c->base + off, count * sub->size);
-        return PMIX_SUCCESS != c->rc;
-    }
-    for (size_t i = 0; i < count && PMIX_SUCCESS == c->rc; i++) {
-        c->rc = unpack_at(c->r, sub, c->base + off + i * sub->size);
-    }
-    return PMIX_SUCCESS != c->rc;
-}
-
-static pmix_status_t unpack_scalar(drover_reader_t *r, const tnode_t *n, char *p)
-{
-    uint16_t v16;
-    uint32_t v32;
-    uint64_t v64;
-    pmix_status_t rc;
-    switch (n->scalar.size) {
-    case 1:
-        return wire_get_u8(r, (uint8_t *)p);
-    case 2:
-        rc = wire_get_u16(r, &v16);
-        memcpy(p, &v16, PMIX_SUCCESS == rc ? 2 : 0);
-        return rc;
-    case 4:
-        rc = wire_get_u32(r, &v32);
-        memcpy(p, &v32, PMIX_SUCCESS == rc ? 4 : 0);
-        return rc;
-    default:
-        rc = wire_get_u64(r, &v64);
-        memcpy(p, &v64, PMIX_SUCCESS == rc ? 8 : 0);
-        return rc;
-    }
-}
-
-static pmix_status_t unpack_pointer(drover_reader_t *r, const tnode_t *n, char *p)
-{
-    uint8_t present;
-    pmix_status_t rc = wire_get_u8(r, &present);
-    if (PMIX_SUCCESS != rc || 0 == present) {
-        return rc;
-    }
-    const tnode_t *to = resolve(n->child[0]);
-    if (1 != present) {
-        return PMIX_ERR_UNPACK_FAILURE;
-    }
-    /* The pointee's data must be there before room is made for it. */
-    if (wire_remaining(r) < to->min_wire) {
-        return PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
-    }
-    char *mem = drover_tma_calloc(r->tma, 1, to->size);
-    if (NULL == mem) {
-        return PMIX_ERR_NOMEM;
-    }
-    memcpy(p, &mem, sizeof(mem));
-    return unpack_at(r, to, mem);
-}
-
-static pmix_status_t unpack_at(drover_reader_t *r, const tnode_t *n, char *p)
-{
-    n = resolve(n);
-    if (as_block(n)) {
-        return wire_get(r, p, n->size);
-    }
-    switch (n->kind) {
-    case TK_SCALAR:
-        return unpack_scalar(r, n, p);
-    case TK_POINTER:
-        return unpack_pointer(r, n, p);
-    case TK_ARRAY: {
-        unpack_ctx_t c = {r, p, PMIX_SUCCESS};
-        each_run(n, 0, 0, unpack_run, &c);
-        return c.rc;
-    }
-    default: {
-        pmix_status_t rc = PMIX_SUCCESS;
-        for (size_t i = 0; i < n->nchild && PMIX_SUCCESS == rc; i++) {
-            const tnode_t *m = n->child[i];
-            if (TK_MEMBER == m->kind) {
-                rc = unpack_at(r, m->child[0], p + m->off);
-            }
-        }
-        return rc;
-    }
     }
 }
 
@@ -560,7 +526,8 @@ static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
         rc = wire_put_u32(w, 0);
     }
     if (PMIX_SUCCESS == rc) {
-        rc = pack_at(w, nt->root, elem);
+        xfer_t x = {.w = w};
+        rc = xfer_at(&x, nt->root, (char *)elem);
     }
     size_t len = w->buf->bytes_used - at - 4;
     if (PMIX_SUCCESS == rc && len > UINT32_MAX - 1) {
@@ -604,7 +571,8 @@ static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
     }
     const uint8_t *start = r->pos;
     if (PMIX_SUCCESS == rc) {
-        rc = unpack_at(r, nt->root, elem);
+        xfer_t x = {.r = r};
+        rc = xfer_at(&x, nt->root, elem);
     }
     if (PMIX_SUCCESS == rc && (size_t)(r->pos - start) != len) {
         rc = PMIX_ERR_UNPACK_FAILURE;
