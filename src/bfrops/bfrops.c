@@ -46,6 +46,7 @@ static void discard(void *elems, size_t n, const drover_datatype_t *t, drover_tm
         for (size_t i = 0; i < n; i++) {
             bfrops_current = t;
             t->release(elem_at(elems, i, t), tma);
+            bfrops_current = NULL;
         }
     }
     memset(elems, 0, n * t->size);
@@ -65,6 +66,7 @@ PMIX_EXPORT pmix_status_t drover_pack(drover_writer_t *w, const void *src, size_
     for (size_t i = 0; i < n; i++) {
         bfrops_current = t;
         pmix_status_t rc = t->pack(w, elem_at(src, i, t));
+        bfrops_current = NULL;
         if (PMIX_SUCCESS != rc) {
             w->buf->bytes_used = mark;
             w->buf->pack_ptr = w->buf->base_ptr + mark;
@@ -101,6 +103,7 @@ PMIX_EXPORT pmix_status_t drover_unpack(drover_reader_t *r, void *dest, size_t n
     while (done < n && PMIX_SUCCESS == rc) {
         bfrops_current = t;
         rc = t->unpack(r, elem_at(dest, done, t));
+        bfrops_current = NULL;
         if (PMIX_SUCCESS == rc) {
             done++;
         }
@@ -234,6 +237,7 @@ pmix_status_t bfrops_copy(void *dest, const void *src, size_t n, pmix_data_type_
     for (size_t i = 0; i < n; i++) {
         bfrops_current = t;
         pmix_status_t rc = t->copy(elem_at(dest, i, t), elem_at(src, i, t), tma);
+        bfrops_current = NULL;
         if (PMIX_SUCCESS != rc) {
             /* The failing element freed what it had allocated. */
             discard(dest, i, t, tma);
@@ -266,6 +270,7 @@ pmix_value_cmp_t bfrops_compare(const void *a, const void *b, size_t n, pmix_dat
         bfrops_current = t;
         pmix_value_cmp_t c = NULL == t->compare ? compare_bytes(ea, eb, t->size)
                                                 : t->compare(ea, eb);
+        bfrops_current = NULL;
         if (PMIX_EQUAL != c) {
             return c;
         }
@@ -290,7 +295,9 @@ char *bfrops_print(const void *elem, pmix_data_type_t type)
         return NULL;
     }
     bfrops_current = t;
-    return t->print(elem);
+    char *text = t->print(elem);
+    bfrops_current = NULL;
+    return text;
 }
 
 void *bfrops_value_elem(const pmix_value_t *v)

@@ -505,14 +505,20 @@ static void print_at(strbuf_t *b, const tnode_t *n, const char *p)
 
 /* ---- the record's functions ---- */
 
+/* The declared type being served; NULL when a record's function was
+ * called directly rather than through the registry's loops (drover_pack,
+ * PMIx_Data_*), which is the only way it can learn its type. */
 static const named_t *current(void)
 {
-    return types_by_id(bfrops_current->id);
+    return NULL == bfrops_current ? NULL : types_by_id(bfrops_current->id);
 }
 
 static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
 {
     const named_t *nt = current();
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
     pmix_status_t rc = wire_put_u64(w, nt->fingerprint);
     if (PMIX_SUCCESS == rc) {
         rc = wire_put_u32(w, (uint32_t)nt->nshape);
@@ -546,6 +552,9 @@ static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
     const named_t *nt = current();
     uint64_t fp, v;
     uint32_t k;
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
     pmix_status_t rc = wire_get_u64(r, &fp);
     if (PMIX_SUCCESS == rc && fp != nt->fingerprint) {
         rc = PMIX_ERR_TYPE_MISMATCH;
@@ -587,6 +596,9 @@ static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
 static pmix_status_t generic_copy(void *dest, const void *src, drover_tma_t *tma)
 {
     const named_t *nt = current();
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
     memset(dest, 0, nt->root->size);
     pmix_status_t rc = copy_at(nt->root, dest, src, tma);
     if (PMIX_SUCCESS != rc) {
@@ -598,19 +610,27 @@ static pmix_status_t generic_copy(void *dest, const void *src, drover_tma_t *tma
 
 static pmix_value_cmp_t generic_compare(const void *a, const void *b)
 {
-    return compare_at(current()->root, a, b);
+    const named_t *nt = current();
+    return NULL == nt ? PMIX_VALUE_COMPARISON_NOT_AVAIL : compare_at(nt->root, a, b);
 }
 
 static char *generic_print(const void *elem)
 {
     strbuf_t b = STRBUF_INIT;
-    print_at(&b, current()->root, elem);
+    const named_t *nt = current();
+    if (NULL == nt) {
+        return NULL;
+    }
+    print_at(&b, nt->root, elem);
     return strbuf_finish(&b);
 }
 
 static void generic_release(void *elem, drover_tma_t *tma)
 {
-    release_at(current()->root, elem, tma);
+    const named_t *nt = current();
+    if (NULL != nt) {
+        release_at(nt->root, elem, tma);
+    }
 }
 
 drover_datatype_t generic_record(const named_t *nt)

@@ -259,6 +259,28 @@ static void pack_one(pmix_data_buffer_t *buf, const void *src, pmix_data_type_t 
     ck_assert_int_eq(PMIx_Data_pack(NULL, buf, (void *)src, 1, id), PMIX_SUCCESS);
 }
 
+START_TEST(record_functions_called_directly_refuse_rather_than_guess)
+{
+    load_ok("spec.yml", spec);
+    const drover_datatype_t *grid = drover_datatype_lookup(id_of("grid"));
+    const drover_datatype_t *slice = drover_datatype_lookup(id_of("slice"));
+    /* The last call through the registry served another declared type:
+     * a direct call must not take that type's tree for its own. */
+    char *text = bfrops_print(slice_sample, slice->id);
+    ck_assert_ptr_nonnull(text);
+    free(text);
+    ck_assert_ptr_null(grid->print(&grid_sample));
+    ck_assert_int_eq(grid->compare(&grid_sample, &grid_sample), PMIX_VALUE_COMPARISON_NOT_AVAIL);
+    grid_t copy;
+    ck_assert_int_eq(grid->copy(&copy, &grid_sample, NULL), PMIX_ERR_UNKNOWN_DATA_TYPE);
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    drover_writer_t w = {&buf};
+    ck_assert_int_eq(grid->pack(&w, &grid_sample), PMIX_ERR_UNKNOWN_DATA_TYPE);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+}
+END_TEST
+
 START_TEST(another_fingerprint_is_a_type_mismatch)
 {
     load_ok("spec.yml", spec);
@@ -504,6 +526,7 @@ int main(void)
     tcase_add_test(tc, a_slice_packs_only_its_selected_elements);
     tcase_add_test(tc, values_copies_and_prints_work_through_the_pmix_api);
     tcase_add_test(tc, another_fingerprint_is_a_type_mismatch);
+    tcase_add_test(tc, record_functions_called_directly_refuse_rather_than_guess);
     tcase_add_test(tc, a_dollar_sized_type_waits_for_its_binding_and_carries_its_shape);
     tcase_add_test(tc, bound_values_that_break_a_bound_are_refused_at_lookup);
     tcase_add_test(tc, a_relay_keeps_packed_values_whole_and_unread);
