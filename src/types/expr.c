@@ -519,6 +519,8 @@ static void format_int(strbuf_t *b, int64_t v, const char *fmt, size_t len)
     spec[n++] = 'l';
     spec[n++] = conv;
     spec[n] = '\0';
+    /* spec holds only '%', flags and digits from the set above, "ll" and
+     * one integer conversion: safe to use as a format. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
     strbuf_printf(b, spec, (long long)v);

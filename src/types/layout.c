@@ -17,6 +17,7 @@
  *    rebuilt from the tree so trees made through the C API get them too.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,14 +67,15 @@ static const span_t *span_of(const tnode_t *n)
     return NULL == n->span.file && 0 == n->span.line ? NULL : &n->span;
 }
 
-static void check_error(check_ctx_t *c, const tnode_t *n, const char *fmt, const char *a,
-                        const char *b)
+static void check_error(check_ctx_t *c, const tnode_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void check_error(check_ctx_t *c, const tnode_t *n, const char *fmt, ...)
 {
+    va_list ap;
     c->ok = false;
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-    diags_error(c->d, span_of(n), c->path.s, fmt, a, b);
-#pragma GCC diagnostic pop
+    va_start(ap, fmt);
+    diags_verror(c->d, span_of(n), c->path.s, fmt, ap);
+    va_end(ap);
 }
 
 static size_t members_from(const tnode_t *n)
@@ -94,22 +96,26 @@ static void check_members(check_ctx_t *c, const tnode_t *n)
         bool has_disp = 2 == m->nchild;
         size_t mark = push_child(&c->path, n, i);
         if (TK_TUPLE != n->kind && NULL == m->name) {
-            check_error(c, m, "a %s member needs a name%s", tnode_kind_name(n->kind), "");
+            check_error(c, m, "a %s member needs a name", tnode_kind_name(n->kind));
         } else if (TK_TUPLE == n->kind && NULL != m->name) {
-            check_error(c, m, "tuple elements have no names ('%s')%s", m->name, "");
+            check_error(c, m, "tuple elements have no names ('%s')", m->name);
         }
         if (want_disp && !has_disp) {
-            check_error(c, m, TK_RECORD == n->kind ? "every record member needs a `disp'%s%s"
-                                                   : "a tuple with `buffersize' needs a `disp' on every element%s%s",
-                        "", "");
+            if (TK_RECORD == n->kind) {
+                check_error(c, m, "every record member needs a `disp'");
+            } else {
+                check_error(c, m, "a tuple with `buffersize' needs a `disp' on every element");
+            }
         } else if (!want_disp && has_disp) {
-            check_error(c, m, TK_STRUCT == n->kind ? "a struct member takes no `disp' (use a record)%s%s"
-                                                   : "a tuple without `buffersize' takes no `disp'%s%s",
-                        "", "");
+            if (TK_STRUCT == n->kind) {
+                check_error(c, m, "a struct member takes no `disp' (use a record)");
+            } else {
+                check_error(c, m, "a tuple without `buffersize' takes no `disp'");
+            }
         }
         for (size_t j = first; NULL != m->name && j < i; j++) {
             if (NULL != n->child[j]->name && 0 == strcmp(n->child[j]->name, m->name)) {
-                check_error(c, m, "member '%s' is declared twice%s", m->name, "");
+                check_error(c, m, "member '%s' is declared twice", m->name);
                 break;
             }
         }
@@ -127,7 +133,7 @@ static void check_node(check_ctx_t *c, tnode_t *n)
     if (TK_REF == n->kind) {
         n->target = c->find(n->name, c->arg);
         if (NULL == n->target) {
-            check_error(c, n, "unknown type '%s'%s", n->name, "");
+            check_error(c, n, "unknown type '%s'", n->name);
         } else {
             check_named(c, n->target, n);
         }
@@ -170,9 +176,11 @@ static void check_named(check_ctx_t *c, named_t *nt, const tnode_t *via)
         if (used < sizeof(loop)) {
             snprintf(loop + used, sizeof(loop) - used, "%s", nt->name);
         }
-        check_error(c, NULL == via ? nt->root : via,
-                    1 == nt->visit ? "type '%s' contains itself: %s" : "type '%s' nests too deeply%s",
-                    nt->name, 1 == nt->visit ? loop : "");
+        if (1 == nt->visit) {
+            check_error(c, NULL == via ? nt->root : via, "type '%s' contains itself: %s", nt->name, loop);
+        } else {
+            check_error(c, NULL == via ? nt->root : via, "type '%s' nests too deeply", nt->name);
+        }
         return;
     }
     path_t saved = c->path;

@@ -587,8 +587,8 @@ static tnode_t *conv_type(spec_t *s, const ynode_t *y, bool member, tnode_t **di
 
 /* ---- the document ---- */
 
-static bool note_name(spec_t *s, hashmap_t *set, const char *name, const char ***list,
-                      size_t *n, size_t *cap)
+static bool note_name(hashmap_t *set, const char *name, const char ***list, size_t *n,
+                      size_t *cap)
 {
     bool created;
     if (NULL == hashmap_insert_str(set, name, &created)) {
@@ -604,7 +604,6 @@ static bool note_name(spec_t *s, hashmap_t *set, const char *name, const char **
         *cap = c;
     }
     (*list)[(*n)++] = name;
-    (void)s;
     return true;
 }
 
@@ -616,20 +615,20 @@ static bool collect_names(spec_t *s, const ynode_t *root, const char *const *kno
     size_t nsc;
     const char *const *sc = scalar_names(&nsc);
     for (size_t i = 0; i < nsc; i++) {
-        if (!note_name(s, &s->types, sc[i], &s->names, &s->nnames, &s->cap)) {
+        if (!note_name(&s->types, sc[i], &s->names, &s->nnames, &s->cap)) {
             return false;
         }
     }
     hashmap_t kindset = HASHMAP_INIT;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-        if (!note_name(s, &kindset, kinds[i], &s->names, &s->nnames, &s->cap)) {
+        if (!note_name(&kindset, kinds[i], &s->names, &s->nnames, &s->cap)) {
             hashmap_clear(&kindset, NULL);
             return false;
         }
     }
     hashmap_clear(&kindset, NULL);
     for (size_t i = 0; i < nknown; i++) {
-        if (!note_name(s, &s->types, known[i], &s->names, &s->nnames, &s->cap)) {
+        if (!note_name(&s->types, known[i], &s->names, &s->nnames, &s->cap)) {
             return false;
         }
     }
@@ -643,8 +642,8 @@ static bool collect_names(spec_t *s, const ynode_t *root, const char *const *kno
         }
         for (size_t k = 0; k + 1 < body->n; k += 2) {
             const char *name = body->items[k]->text;
-            bool ok = is_types ? note_name(s, &s->types, name, &s->names, &s->nnames, &s->cap)
-                               : note_name(s, &s->values, name, &s->vnames, &s->nvnames, &vcap);
+            bool ok = is_types ? note_name(&s->types, name, &s->names, &s->nnames, &s->cap)
+                               : note_name(&s->values, name, &s->vnames, &s->nvnames, &vcap);
             if (!ok) {
                 return false;
             }
@@ -665,7 +664,7 @@ void types_named_free(named_t *nt)
     }
 }
 
-static bool emit(spec_t *s, const ynode_t *key, const char *section, tnode_t *root, bool is_value,
+static bool emit(const ynode_t *key, const char *section, tnode_t *root, bool is_value,
                  spec_decl_t **decls, size_t *n, size_t *cap)
 {
     if (*n == *cap) {
@@ -694,7 +693,6 @@ static bool emit(spec_t *s, const ynode_t *key, const char *section, tnode_t *ro
         return false;
     }
     (*decls)[(*n)++] = (spec_decl_t){nt, is_value};
-    (void)s;
     return true;
 }
 
@@ -733,7 +731,7 @@ static void read_section(spec_t *s, const ynode_t *key, const ynode_t *body, boo
             tnode_free(t);
             t = NULL;
         }
-        if ((NULL != t || s->errors != before) && !emit(s, k, section, t, is_value, decls, n, cap)) {
+        if ((NULL != t || s->errors != before) && !emit(k, section, t, is_value, decls, n, cap)) {
             s->oom = true;
         }
         path_pop(&s->path, m);

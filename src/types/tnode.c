@@ -85,12 +85,11 @@ static void build_formats(void)
         for (size_t i = 0; i < r->nslots; i++) {
             char what[64];
             kinds_text(r->slots[i].kinds, what, sizeof(what));
-            const char *sep = 0 == i ? "" : ", ";
-            static const char *const shapes[] = {"%s%s", "%s[%s]", "%s[%s]*", "%s[%s]+"};
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-            used += (size_t)snprintf(formats[k] + used, len - used, shapes[r->slots[i].rep], sep, what);
-#pragma GCC diagnostic pop
+            static const char *const open[] = {"", "[", "[", "["};
+            static const char *const close[] = {"", "]", "]*", "]+"};
+            rep_t rep = r->slots[i].rep;
+            used += (size_t)snprintf(formats[k] + used, len - used, "%s%s%s%s", 0 == i ? "" : ", ",
+                                     open[rep], what, close[rep]);
         }
     }
 }
