@@ -501,17 +501,18 @@ pmix_status_t expr_eval(const expr_t *e, int64_t *out, char **err)
     }
 }
 
-/* Write v as a format spec asks: [0][width][dxob] ('#' and '+' honoured). */
+/* Write v as a format spec asks: [#][+][0][width][dxXo]. Widths above
+ * three digits are cut, so text cannot be made to grow without bound. */
 static void format_int(strbuf_t *b, int64_t v, const char *fmt, size_t len)
 {
     char spec[32] = "%";
-    size_t n = 1;
+    size_t n = 1, digits = 0;
     char conv = 'd';
     for (size_t i = 0; i < len && n < sizeof(spec) - 4; i++) {
         char c = fmt[i];
         if (NULL != strchr("dxXo", c)) {
             conv = c;
-        } else if (NULL != strchr("0123456789#+", c)) {
+        } else if (NULL != strchr("#+", c) || ('0' <= c && c <= '9' && digits++ < 3)) {
             spec[n++] = c;
         }
     }

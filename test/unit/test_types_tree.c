@@ -276,6 +276,10 @@ START_TEST(text_interpolates_references_and_operations)
     ck_assert_ptr_nonnull(s);
     ck_assert_str_eq(s, "file_0007.h5 has 14 $x \\");
     free(s);
+    s = expr_interpolate("${rank:099999999d}|${rank:#x}", &err);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_uint_eq(strlen(s), 99 + 1 + 3);   /* "%099lld" at most */
+    free(s);
     ck_assert_ptr_null(expr_interpolate("x$(1 +)", &err));
     ck_assert_str_eq(err, "expected a value at column 7");
     free(err);
