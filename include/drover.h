@@ -188,6 +188,73 @@ PMIX_EXPORT pmix_status_t drover_type_bind(const char *name, const int64_t *valu
  * past size, a member outside buffersize...). Thread-safe. */
 PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t *id);
 
+/* ---- Decoding and building types, after MPI ---------------------------- */
+
+/* Which constructor made a type (drover_type_get_envelope). A declared
+ * type decodes as the constructor call that builds the same layout: a
+ * builtin or C-registered type is NAMED; a declared scalar or a named
+ * reference DUP; an array CONTIGUOUS (one dimension, no slice) or
+ * SUBARRAY; struct, tuple and record STRUCT, with RESIZED around it when a
+ * record's buffersize is not the natural extent; pointer POINTER. */
+#define DROVER_COMBINER_NAMED 1
+#define DROVER_COMBINER_DUP 2
+#define DROVER_COMBINER_CONTIGUOUS 3
+#define DROVER_COMBINER_STRUCT 4
+#define DROVER_COMBINER_SUBARRAY 5
+#define DROVER_COMBINER_RESIZED 6
+#define DROVER_COMBINER_POINTER 7
+
+/* Array order of drover_type_create_subarray: only C order exists. */
+#define DROVER_ORDER_C 0
+
+/* The sizes of the argument arrays of the constructor call that made type,
+ * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
+ * for an unregistered id, PMIX_ERR_NOT_AVAILABLE for a declared type still
+ * waiting for $-values. */
+PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *num_integers,
+                                                   int *num_addresses, int *num_datatypes,
+                                                   int *combiner);
+
+/* The arguments themselves, as MPI_Type_get_contents (layouts in
+ * docs/datatypes.md): integers, addresses (byte displacements, lb and
+ * extent) and datatypes. An unnamed part of a declared type comes back as
+ * a type of its own, registered under "<type>/<index>" the first time it
+ * is decoded. PMIX_ERR_BAD_PARAM for a NAMED type or arrays smaller than
+ * the envelope says. */
+PMIX_EXPORT pmix_status_t drover_type_get_contents(pmix_data_type_t type, int max_integers,
+                                                   int max_addresses, int max_datatypes,
+                                                   int integers[], intptr_t addresses[],
+                                                   pmix_data_type_t datatypes[]);
+
+/* Constructors, as MPI's, building declared types through the same
+ * validated trees as YAML (name NULL: "type.<id>"). old and the types of a
+ * struct are fixed-size builtin scalars (PMIX_INT8..PMIX_UINT64, PMIX_INT,
+ * PMIX_UINT, PMIX_SIZE, PMIX_FLOAT, PMIX_DOUBLE, PMIX_BYTE) or declared
+ * types. PMIX_ERR_NOT_SUPPORTED for other old types, a Fortran order,
+ * negative displacements or lb, and resizing a type that is not a struct;
+ * PMIX_ERR_BAD_PARAM for bad counts or bounds (the messages of a load go
+ * nowhere: check with drover types). */
+PMIX_EXPORT pmix_status_t drover_type_create_contiguous(const char *name, int count,
+                                                        pmix_data_type_t old,
+                                                        pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndims,
+                                                      const int sizes[], const int subsizes[],
+                                                      const int starts[], int order,
+                                                      pmix_data_type_t old,
+                                                      pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
+                                                    const int blocklengths[],
+                                                    const intptr_t displacements[],
+                                                    const pmix_data_type_t types[],
+                                                    pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data_type_t old,
+                                                     intptr_t lb, intptr_t extent,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_pointer(const char *name, pmix_data_type_t old,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_dup(const char *name, pmix_data_type_t old,
+                                          pmix_data_type_t *newtype);
+
 /* ---- Introspection ------------------------------------------------------ */
 
 /* One PMIx attribute as drover knows it. */

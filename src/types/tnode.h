@@ -27,6 +27,7 @@
 
 #include "diag.h"
 #include "expr.h"
+#include "pmix_common.h"
 
 typedef enum tkind {
     TK_SCALAR,
@@ -85,6 +86,7 @@ struct tnode {
     bool shaped;             /* dim: some bound depends on a binding */
     size_t min_wire;         /* fewest packed bytes of the element's data */
     unsigned height;         /* nesting below and including this node */
+    pmix_data_type_t anon;   /* id decoding gave this unnamed part, or 0 */
 };
 
 /* Kind names as messages print them ("array", "member", ...). */

@@ -539,6 +539,72 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
     return rc;
 }
 
+/* A type built in C (construct.c, decode.c): checked, laid out and
+ * registered as a load would. root is consumed. */
+pmix_status_t types_declare_tree(const char *name, tnode_t *root, pmix_data_type_t *id,
+                                 char **errors)
+{
+    diags_t d = DIAGS_INIT;
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    named_t *nt = calloc(1, sizeof(*nt));
+    char auto_name[32];
+    if (NULL != errors) {
+        *errors = NULL;
+    }
+    if (NULL == name) {
+        snprintf(auto_name, sizeof(auto_name), "type.%zu", next_id);
+        name = auto_name;
+    }
+    if (NULL == nt || NULL == (nt->name = strdup(name)) || asprintf(&nt->path, "types.%s", name) < 0) {
+        if (NULL != nt) {
+            nt->path = NULL;
+        }
+        types_named_free(nt);
+        tnode_free(root);
+        return PMIX_ERR_NOMEM;
+    }
+    nt->root = root;
+    nt->span = root->span;
+    pthread_mutex_lock(&lock);
+    load_t l = {0};
+    if (NULL != hashmap_find_str(&by_name, name)) {
+        diags_error(&d, NULL, nt->path, "a type called '%s' is declared already", name);
+        rc = PMIX_ERR_DUPLICATE_KEY;
+    } else if (next_id > DROVER_DATATYPE_USER_MAX || NULL != bfrops_lookup((pmix_data_type_t)next_id)) {
+        diags_error(&d, NULL, nt->path, "no datatype id left for it");
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
+    } else if (!layout_check(nt, find, &l, &d) || !sig_named(nt)) {
+        rc = d.oom ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM;
+    } else if (PMIX_SUCCESS == (rc = layout_commit(nt, &d))) {
+        size_t c = norder + 1 + 64;
+        named_t **v = norder < cap_order ? order : realloc(order, c * sizeof(*v));
+        bool created;
+        hashmap_entry_t *e = NULL == v ? NULL : hashmap_insert_str(&by_name, name, &created);
+        if (NULL == e) {
+            rc = PMIX_ERR_NOMEM;
+        } else {
+            if (v != order || norder >= cap_order) {
+                order = v;
+                cap_order = c;
+            }
+            e->value = nt;
+            nt->id = (pmix_data_type_t)next_id++;
+            order[norder++] = nt;
+            rc = make_ready(nt, &d);
+            *id = nt->id;
+            nt = NULL;   /* declared: it lives as long as the process */
+        }
+    }
+    pthread_mutex_unlock(&lock);
+    hashmap_clear(&l.fresh, NULL);
+    types_named_free(nt);
+    if (NULL != errors) {
+        *errors = diags_text(&d);
+    }
+    diags_clear(&d);
+    return rc;
+}
+
 const named_t *types_named(const char *name)
 {
     pthread_mutex_lock(&lock);

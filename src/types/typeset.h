@@ -16,6 +16,13 @@ pmix_status_t types_load(const char *file, const char *text, size_t len, unsigne
  * frees); on failure *errors (caller frees) says why in one line. */
 pmix_status_t types_read_file(const char *path, char **text, size_t *len, char **errors);
 
+/* Declare a tree built in C under name (NULL: "type.<id>"): checked, laid out with the
+ * current bindings (which it must not lack) and registered with the next
+ * id. root is consumed, whatever the outcome. *errors (may be NULL) as for
+ * a load. */
+pmix_status_t types_declare_tree(const char *name, tnode_t *root, pmix_data_type_t *id,
+                                 char **errors);
+
 /* The declared type of that name, or NULL; the i-th in declaration order
  * (NULL past the last); how many there are. Borrowed, valid for the life
  * of the process. */
