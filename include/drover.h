@@ -209,8 +209,9 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
 
 /* The sizes of the argument arrays of the constructor call that made type,
  * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
- * for an unregistered id, PMIX_ERR_NOT_AVAILABLE for a declared type still
- * waiting for $-values. */
+ * for an id not registered (a declared type waiting for $-values is not,
+ * until drover_type_lookup lays it out), PMIX_ERR_NOT_AVAILABLE in a
+ * process that only relays declared values (DROVER_TYPES_RELAY). */
 PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *num_integers,
                                                    int *num_addresses, int *num_datatypes,
                                                    int *combiner);
