@@ -168,6 +168,33 @@ PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndim
                               : declare(name, array_of(ndims, sizes, subsizes, starts, leaf), newtype);
 }
 
+/* Append to tuple t an element of type leaf (consumed; NULL: memory ran
+ * out) at byte disp. */
+static bool add_element(tnode_t *t, tnode_t *leaf, int64_t disp)
+{
+    tnode_t *m = tnode_new(TK_MEMBER, NULL);
+    if (NULL == m) {
+        tnode_free(leaf);
+        return false;
+    }
+    /* construct_add frees what it refuses; m holds the rest. */
+    if (!construct_add(m, leaf) || !construct_add(m, construct_value(disp))) {
+        tnode_free(m);
+        return false;
+    }
+    return construct_add(t, m);
+}
+
+/* Declare tuple t when it was built whole (ok), else free it. */
+static pmix_status_t declare_tuple(const char *name, tnode_t *t, bool ok, pmix_data_type_t *newtype)
+{
+    if (!ok) {
+        tnode_free(t);
+        return PMIX_ERR_NOMEM;
+    }
+    return declare(name, t, newtype);
+}
+
 /* Size and alignment of a type a struct may hold. */
 static bool size_of(pmix_data_type_t id, size_t *size, size_t *align)
 {
@@ -212,26 +239,14 @@ PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
     tnode_t *t = tnode_new(TK_TUPLE, NULL);
     bool ok = construct_add(t, construct_value((int64_t)((end + align - 1) / align * align)));
     for (int i = 0; ok && i < count; i++) {
-        tnode_t *leaf = NULL, *m = tnode_new(TK_MEMBER, NULL);
+        tnode_t *leaf = NULL;
         ok = PMIX_SUCCESS == construct_leaf(types[i], &leaf);
         if (ok && 1 < blocklengths[i]) {
             leaf = array_of(1, &blocklengths[i], NULL, NULL, leaf);
         }
-        if (!ok) {
-            tnode_free(leaf);
-        }
-        ok = ok && construct_add(m, leaf) && construct_add(m, construct_value(displacements[i]));
-        if (!ok) {
-            tnode_free(m);
-        } else {
-            ok = construct_add(t, m);
-        }
+        ok = ok && add_element(t, leaf, displacements[i]);
     }
-    if (!ok) {
-        tnode_free(t);
-        return PMIX_ERR_NOMEM;
-    }
-    return declare(name, t, newtype);
+    return declare_tuple(name, t, ok, newtype);
 }
 
 PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data_type_t old,
@@ -251,23 +266,9 @@ PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data
     bool ok = construct_add(t, construct_value(extent));
     for (size_t i = 0; ok && i < nt->root->nchild; i++) {
         const tnode_t *m = nt->root->child[i];
-        if (TK_MEMBER != m->kind) {
-            continue;
-        }
-        tnode_t *e = tnode_new(TK_MEMBER, NULL);
-        ok = construct_add(e, tnode_dup(m->child[0])) &&
-             construct_add(e, construct_value((int64_t)m->off));
-        if (!ok) {
-            tnode_free(e);
-        } else {
-            ok = construct_add(t, e);
-        }
+        ok = TK_MEMBER != m->kind || add_element(t, tnode_dup(m->child[0]), (int64_t)m->off);
     }
-    if (!ok) {
-        tnode_free(t);
-        return PMIX_ERR_NOMEM;
-    }
-    return declare(name, t, newtype);
+    return declare_tuple(name, t, ok, newtype);
 }
 
 PMIX_EXPORT pmix_status_t drover_type_create_pointer(const char *name, pmix_data_type_t old,

@@ -18,6 +18,9 @@ pmix_status_t construct_leaf(pmix_data_type_t id, tnode_t **out);
 /* An expression node of constant value v; NULL when memory runs out. */
 tnode_t *construct_value(int64_t v);
 
+/* The combiner a node decodes as when it is a type's root (decode.c). */
+int decode_combiner(const tnode_t *n);
+
 /* Append child to parent, or free child; false when refused or NULL. */
 bool construct_add(tnode_t *parent, tnode_t *child);
 

@@ -50,10 +50,10 @@ static size_t nmembers(const tnode_t *n)
 }
 
 /* A record or tuple whose buffersize differs from its elements' natural
- * extent. */
+ * extent (not known before layout). */
 static bool resized(const tnode_t *n)
 {
-    if (0 == n->nchild || TK_EXPR != n->child[0]->kind) {
+    if (!n->laid || 0 == n->nchild || TK_EXPR != n->child[0]->kind) {
         return false;
     }
     size_t end = 0, align = 1;
@@ -75,7 +75,7 @@ static bool sliced(const tnode_t *n)
     return 2 != n->nchild;
 }
 
-static int combiner_of(const tnode_t *n)
+int decode_combiner(const tnode_t *n)
 {
     switch (n->kind) {
     case TK_SCALAR:
@@ -105,7 +105,7 @@ PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *n
     int ni = 0, na = 0, nd = 0, c = DROVER_COMBINER_NAMED;
     if (NULL != nt) {
         const tnode_t *n = nt->root;
-        c = combiner_of(n);
+        c = decode_combiner(n);
         int d = (int)n->nchild - 1, k = (int)nmembers(n);
         switch (c) {
         case DROVER_COMBINER_CONTIGUOUS:
@@ -198,7 +198,7 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
                               pmix_data_type_t types[])
 {
     tnode_t *n = nt->root;
-    switch (combiner_of(n)) {
+    switch (decode_combiner(n)) {
     case DROVER_COMBINER_CONTIGUOUS:
         ints[0] = (int)n->child[0]->n;
         return part_id(nt, n->child[1], 0, &types[0]);

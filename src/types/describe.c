@@ -16,29 +16,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "construct.h"
 #include "describe.h"
 #include "strbuf.h"
 #include "typeset.h"
 
+/* The combiner of a node as drover_type_get_envelope reports it for a
+ * type of that shape; a scalar part is a builtin, NAMED. */
 static const char *combiner(const tnode_t *n)
 {
-    switch (n->kind) {
-    case TK_SCALAR:
-        return "NAMED";
-    case TK_REF:
-        return "DUP";
-    case TK_POINTER:
-        return "POINTER";
-    case TK_ARRAY:
-        for (size_t i = 0; i + 1 < n->nchild; i++) {
-            if (1 < n->child[i]->nchild) {
-                return "SUBARRAY";
-            }
-        }
-        return 2 == n->nchild ? "CONTIGUOUS" : "SUBARRAY";
-    default:
-        return "STRUCT";
-    }
+    static const char *const names[] = {"?", "NAMED", "DUP", "CONTIGUOUS", "STRUCT",
+                                        "SUBARRAY", "RESIZED", "POINTER"};
+    return TK_SCALAR == n->kind ? "NAMED" : names[decode_combiner(n)];
 }
 
 static void expr_text(strbuf_t *b, const tnode_t *e)
