@@ -227,6 +227,27 @@ PMIX_EXPORT pmix_status_t drover_type_get_contents(pmix_data_type_t type, int ma
                                                    int integers[], intptr_t addresses[],
                                                    pmix_data_type_t datatypes[]);
 
+/* As MPI_Type_size: the bytes a type's data occupies in one element (a
+ * slice's selected elements, members without padding, 8 for a pointer);
+ * for builtin and C-registered types, their size. */
+PMIX_EXPORT pmix_status_t drover_type_size(pmix_data_type_t type, size_t *size);
+
+/* As MPI_Type_get_extent: lb is 0 and the extent the element's size for
+ * every type. */
+PMIX_EXPORT pmix_status_t drover_type_get_extent(pmix_data_type_t type, intptr_t *lb,
+                                                 intptr_t *extent);
+
+/* As MPI_Type_get_true_extent: from the first to one past the last byte of
+ * the type's data (0, 0 when it has none). */
+PMIX_EXPORT pmix_status_t drover_type_get_true_extent(pmix_data_type_t type, intptr_t *true_lb,
+                                                      intptr_t *true_extent);
+
+/* A declared type's canonical signature (caller frees with free()) and
+ * fingerprint, as `drover types show` prints them. PMIX_ERR_NOT_SUPPORTED
+ * for builtin and C-registered types, which have none. */
+PMIX_EXPORT pmix_status_t drover_type_signature(pmix_data_type_t type, char **signature,
+                                                uint64_t *fingerprint);
+
 /* Constructors, as MPI's, building declared types through the same
  * validated trees as YAML (name NULL: "type.<id>"). old and the types of a
  * struct are fixed-size builtin scalars (PMIX_INT8..PMIX_UINT64, PMIX_INT,

@@ -230,6 +230,44 @@ START_TEST(constructors_refuse_what_the_tree_cannot_hold)
 }
 END_TEST
 
+START_TEST(size_extent_true_extent_and_signature_are_queryable)
+{
+    load();
+    size_t size;
+    intptr_t lb, extent, tlb, text;
+    /* MPI's golden subarray: C {8,4}/{4,2}@{2,1} of INT. */
+    pmix_data_type_t slice = id_of("slice");
+    ck_assert_int_eq(drover_type_size(slice, &size), PMIX_SUCCESS);
+    ck_assert_uint_eq(size, 32);
+    ck_assert_int_eq(drover_type_get_extent(slice, &lb, &extent), PMIX_SUCCESS);
+    ck_assert_int_eq(lb, 0);
+    ck_assert_int_eq(extent, 128);
+    ck_assert_int_eq(drover_type_get_true_extent(slice, &tlb, &text), PMIX_SUCCESS);
+    ck_assert_int_eq(tlb, 36);
+    ck_assert_int_eq(text, 56);
+    /* struct {char a; int b[5][10];}: extent 204 = sizeof, 201 bytes of data. */
+    pmix_data_type_t grid = id_of("grid");
+    ck_assert_int_eq(drover_type_size(grid, &size), PMIX_SUCCESS);
+    ck_assert_uint_eq(size, 201);
+    ck_assert_int_eq(drover_type_get_true_extent(grid, &tlb, &text), PMIX_SUCCESS);
+    ck_assert_int_eq(tlb, 0);
+    ck_assert_int_eq(text, 204);
+    /* Record {ptr@0, int@8} in 16 bytes: data ends at 12. */
+    ck_assert_int_eq(drover_type_get_true_extent(id_of("rec"), &tlb, &text), PMIX_SUCCESS);
+    ck_assert_int_eq(text, 12);
+    ck_assert_int_eq(drover_type_size(PMIX_PROC, &size), PMIX_SUCCESS);
+    ck_assert_uint_eq(size, sizeof(pmix_proc_t));
+    char *sig;
+    uint64_t fp;
+    ck_assert_int_eq(drover_type_signature(grid, &sig, &fp), PMIX_SUCCESS);
+    ck_assert_str_eq(sig, "struct{a:i1;b:[5,10](i4);}");
+    ck_assert_uint_eq(fp, types_by_id(grid)->fingerprint);
+    free(sig);
+    ck_assert_int_eq(drover_type_signature(PMIX_PROC, &sig, &fp), PMIX_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(drover_type_size(60000, &size), PMIX_ERR_UNKNOWN_DATA_TYPE);
+}
+END_TEST
+
 typedef struct made {
     char c;
     double v[2];
@@ -266,6 +304,7 @@ int main(void)
     tcase_add_test(tc, decode_recreate_decode_is_the_identical_type);
     tcase_add_test(tc, constructors_refuse_what_the_tree_cannot_hold);
     tcase_add_test(tc, a_constructed_type_is_a_full_datatype);
+    tcase_add_test(tc, size_extent_true_extent_and_signature_are_queryable);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
