@@ -254,4 +254,9 @@ void iof_received(pmix_data_buffer_t *payload);
 /* Stop forwarding stdin and forget every output handler (finalize). */
 void iof_forget_all(void);
 
+/* Declare the datatypes the job carries under DROVER_JOB_TYPES (none:
+ * nothing to do). PMIX_ERR_TYPE_MISMATCH, with the reasons on stderr,
+ * when they conflict with this process's own declarations. */
+pmix_status_t client_job_types(const pmix_proc_t *me);
+
 #endif /* DROVER_CLIENT_H */

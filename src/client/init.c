@@ -285,7 +285,16 @@ done:
 
 PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
 {
-    return client_start(ROLE_CLIENT, setup_client, info, ninfo, proc);
+    pmix_proc_t me;
+    pmix_status_t rc = client_start(ROLE_CLIENT, setup_client, info, ninfo, &me);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS != (rc = client_job_types(&me))) {
+        client_finish(ROLE_CLIENT, NULL, 0);
+        return rc;
+    }
+    if (PMIX_SUCCESS == rc && NULL != proc) {
+        *proc = me;
+    }
+    return rc;
 }
 
 PMIX_EXPORT int PMIx_Initialized(void)

@@ -24,5 +24,6 @@ extern const drover_command_t command_ps;
 extern const drover_command_t command_wait;
 extern const drover_command_t command_kill;
 extern const drover_command_t command_output;
+extern const drover_command_t command_types;
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

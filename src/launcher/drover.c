@@ -16,6 +16,7 @@ static const drover_command_t *const commands[] = {
     &command_wait,
     &command_kill,
     &command_output,
+    &command_types,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

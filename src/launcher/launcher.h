@@ -89,6 +89,8 @@ typedef struct launcher_options {
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
     bool daemon;              /* --daemon: run through the daemon */
+    const char *types;        /* --types FILE, or NULL */
+    char *types_text;         /* its text, checked before anything starts */
 } launcher_options_t;
 
 /* Outcome of options_parse. */

@@ -163,6 +163,12 @@ static int set_no_lib_path(launcher_options_t *opts, const char *name, const cha
     return 0;
 }
 
+static int set_types(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->types = value;
+    return 0;
+}
+
 /* The names policies are known by; a table so parsing and printing agree. */
 static const struct {
     const char *name;
@@ -230,6 +236,7 @@ static const option_spec_t specs[] = {
      "bind each rank to none, core, hwthread, numa or socket (default: core,\n"
      "                            or none when oversubscribed)"},
     {{"--oversubscribe"}, NULL, set_oversubscribe, "allow more ranks than slots"},
+    {{"--types"}, "FILE", set_types, "declare FILE's YAML datatypes in every rank"},
     {{"--use-hwthread-cpus"}, NULL, set_hwthreads,
      "count hardware threads, not cores, as slots"},
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
@@ -342,6 +349,8 @@ fail:
 
 void options_release(launcher_options_t *opts)
 {
+    free(opts->types_text);
+    opts->types_text = NULL;
     free(opts->exports);
     opts->exports = NULL;
     opts->nexports = 0;

@@ -1,8 +1,9 @@
 #!/bin/bash
 # run-fuzz.sh - build the fuzzers with clang, ASan and UBSan, seed them and
-# run each for half of the time given: fuzz_unpack (PMIx_Data_unpack of
-# arbitrary bytes) and fuzz_server (client requests to the server, node and
-# rank maps).
+# run each for a third of the time given: fuzz_unpack (PMIx_Data_unpack of
+# arbitrary bytes), fuzz_server (client requests to the server, node and
+# rank maps) and fuzz_types (the YAML loader of declared datatypes and
+# their unpack).
 #
 #   test/fuzz/run-fuzz.sh [seconds]        (default 60)
 #
@@ -42,7 +43,7 @@ if [ ! -f "$build/build.ninja" ]; then
     rm -f "$build.setup.log"
 fi
 ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed test/fuzz/fuzz_server \
-    test/fuzz/fuzz_server_seed >/dev/null || {
+    test/fuzz/fuzz_server_seed test/fuzz/fuzz_types test/fuzz/fuzz_types_seed >/dev/null || {
     echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
     exit 1
 }
@@ -89,8 +90,9 @@ run_harness() {
     fi
 }
 
-half=$(( (seconds + 1) / 2 ))
+third=$(( (seconds + 2) / 3 ))
 result=0
-run_harness fuzz_unpack fuzz_seed "$half" || result=1
-run_harness fuzz_server fuzz_server_seed "$half" || result=1
+run_harness fuzz_unpack fuzz_seed "$third" || result=1
+run_harness fuzz_server fuzz_server_seed "$third" || result=1
+run_harness fuzz_types fuzz_types_seed "$third" || result=1
 exit $result
