@@ -13,9 +13,14 @@
  *    standard reserves ("pmix" prefix) of a process is asked for without
  *    waiting (PMIX_IMMEDIATE); any other key waits on the server until a
  *    peer commits it or PMIX_TIMEOUT passes.
- *  - The server answers with all it knows of the process (and the
- *    namespace's registration when we lack it); it is stored and the
- *    lookup is repeated, so later gets of that process stay local.
+ *  - The server answers a keyed get with that key (and the namespace's
+ *    registration when we lack it); it is stored and the lookup is
+ *    repeated, so later gets of that key stay local, and a get of
+ *    another key of that process asks again. A get of all of another
+ *    process's keys always asks (the store may hold only some of them),
+ *    and without waiting when the registration is here: it is answered
+ *    with everything the process committed, and at least its
+ *    registration.
  *  - In a server's host the store holds what the host keeps there with
  *    PMIx_Store_internal (Open MPI's daemons read their own connection
  *    data back that way); a miss is looked up in what the server library
@@ -34,7 +39,7 @@ typedef struct get_op {
     char key[PMIX_MAX_KEYLEN + 1];
     bool all_keys;               /* key NULL: every key of proc */
     store_scope_t scope;
-    char hostname[256];          /* scope.hostname points here */
+    char *hostname;              /* scope.hostname points here; owned */
     pmix_value_cbfunc_t cbfunc;  /* non-blocking caller, or ... */
     void *cbdata;
     client_wait_t wait;          /* ... a blocking one */
@@ -94,6 +99,13 @@ static pmix_status_t lookup(get_op_t *op, bool *ns_registered)
     return rc;
 }
 
+/* Free a non-blocking op (a blocking one lives on the caller's stack). */
+static void free_op(get_op_t *op)
+{
+    free(op->hostname);
+    free(op);
+}
+
 static void complete(get_op_t *op, pmix_status_t status)
 {
     if (NULL != op->cbfunc) {
@@ -101,7 +113,7 @@ static void complete(get_op_t *op, pmix_status_t status)
         if (NULL != op->result) {
             PMIX_VALUE_RELEASE(op->result);
         }
-        free(op);
+        free_op(op);
         return;
     }
     op->status = status;
@@ -174,11 +186,25 @@ static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ni
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &key, 1, PMIX_STRING)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, dirs, (int32_t)ndirs, PMIX_INFO)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &need_ns, 1, PMIX_BOOL))) {
-        rc = conn_request(PROTOCOL_GET, &msg, client_timeout(info, ninfo), answered, op);
+        rc = conn_request(PROTOCOL_GET, &msg, directive_timeout(info, ninfo), answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
     PMIX_INFO_FREE(dirs, ndirs);
     return rc;
+}
+
+/* Whether the local store may answer op: not for all of another
+ * process's keys, as the server answers a keyed get with that key alone
+ * and the store may hold only some of them (unless PMIX_OPTIONAL forbids
+ * asking); nor when PMIX_GET_REFRESH_CACHE says so. */
+static bool use_cache(const get_op_t *op, const pmix_info_t *info, size_t ninfo)
+{
+    if (client_flag(info, ninfo, PMIX_GET_REFRESH_CACHE)) {
+        return false;
+    }
+    return !op->all_keys || !PMIX_RANK_IS_VALID(op->proc.rank) ||
+           PMIX_CHECK_PROCID(&op->proc, &client.me) || ROLE_SERVER == role_current() ||
+           client.singleton || client_flag(info, ninfo, PMIX_OPTIONAL);
 }
 
 /* Start op. PMIX_SUCCESS with op->result set: found locally, complete()
@@ -187,7 +213,7 @@ static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ni
 static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
 {
     bool registered = false;
-    bool refresh = client_flag(info, ninfo, PMIX_GET_REFRESH_CACHE);
+    bool refresh = !use_cache(op, info, ninfo);
     pmix_status_t rc = refresh ? PMIX_ERR_NOT_FOUND : lookup(op, &registered);
 
     if (PMIX_ERR_NOT_FOUND != rc) {
@@ -208,8 +234,10 @@ static pmix_status_t start(get_op_t *op, const pmix_info_t *info, size_t ninfo)
         (registered && PMIX_RANK_WILDCARD == op->proc.rank && !refresh)) {
         return PMIX_ERR_NOT_FOUND;
     }
-    bool reserved = !op->all_keys && PMIX_CHECK_RESERVED_KEY(op->key);
-    bool immediate = client_flag(info, ninfo, PMIX_IMMEDIATE) || (registered && reserved);
+    /* A reserved key, or all keys (at least the registration's), of a
+     * registered process need not wait for commits. */
+    bool no_wait = op->all_keys || PMIX_CHECK_RESERVED_KEY(op->key);
+    bool immediate = client_flag(info, ninfo, PMIX_IMMEDIATE) || (registered && no_wait);
     return ask_server(op, info, ninfo, immediate, !registered);
 }
 
@@ -229,48 +257,61 @@ static pmix_status_t prepare(get_op_t *op, const pmix_proc_t *proc, const char *
         PMIX_LOAD_KEY(op->key, key);
     }
     store_scope_from_info(&op->scope, info, ninfo);
+    /* The qualifier is the caller's only during the call; a host name has
+     * no fixed bound, so it is copied whole. */
     if (op->scope.node_by_name) {
-        PMIX_LOAD_KEY(op->hostname, op->scope.hostname);
+        if (NULL == (op->hostname = strdup(op->scope.hostname))) {
+            return PMIX_ERR_NOMEM;
+        }
         op->scope.hostname = op->hostname;
     }
     return PMIX_SUCCESS;
+}
+
+/* PMIx_Get once op is prepared. */
+static pmix_status_t get_blocking(get_op_t *op, const pmix_info_t *info, size_t ninfo,
+                                  pmix_value_t **val)
+{
+    bool registered;
+    pmix_status_t rc;
+
+    /* The common case, entirely in this thread. */
+    if (use_cache(op, info, ninfo) && PMIX_SUCCESS == lookup(op, &registered)) {
+        *val = op->result;
+        return PMIX_SUCCESS;
+    }
+    if (conn_in_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    client_wait_init(&op->wait);
+    rc = start(op, info, ninfo);
+    if (PMIX_SUCCESS != rc || NULL != op->result) {
+        /* Answered without the server (it arrived meanwhile, or not). */
+        client_wait_done(&op->wait, rc);
+    }
+    rc = client_wait(&op->wait);
+    if (PMIX_SUCCESS == rc) {
+        *val = op->result;
+    } else if (NULL != op->result) {
+        PMIX_VALUE_RELEASE(op->result);
+    }
+    return rc;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_Get(const pmix_proc_t *proc, const char key[],
                                    const pmix_info_t info[], size_t ninfo, pmix_value_t **val)
 {
     get_op_t op = {0};
-    bool registered;
     pmix_status_t rc;
 
     if (NULL == val) {
         return PMIX_ERR_BAD_PARAM;
     }
     *val = NULL;
-    if (PMIX_SUCCESS != (rc = prepare(&op, proc, key, info, ninfo))) {
-        return rc;
+    if (PMIX_SUCCESS == (rc = prepare(&op, proc, key, info, ninfo))) {
+        rc = get_blocking(&op, info, ninfo, val);
     }
-    /* The common case, entirely in this thread. */
-    if (!client_flag(info, ninfo, PMIX_GET_REFRESH_CACHE) &&
-        PMIX_SUCCESS == lookup(&op, &registered)) {
-        *val = op.result;
-        return PMIX_SUCCESS;
-    }
-    if (conn_in_progress_thread()) {
-        return PMIX_ERR_WOULD_BLOCK;
-    }
-    client_wait_init(&op.wait);
-    rc = start(&op, info, ninfo);
-    if (PMIX_SUCCESS != rc || NULL != op.result) {
-        /* Answered without the server (it arrived meanwhile, or not). */
-        client_wait_done(&op.wait, rc);
-    }
-    rc = client_wait(&op.wait);
-    if (PMIX_SUCCESS == rc) {
-        *val = op.result;
-    } else if (NULL != op.result) {
-        PMIX_VALUE_RELEASE(op.result);
-    }
+    free(op.hostname);
     return rc;
 }
 
@@ -290,7 +331,7 @@ PMIX_EXPORT pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[],
     op->cbfunc = cbfunc;
     op->cbdata = cbdata;
     if (PMIX_SUCCESS != (rc = prepare(op, proc, key, info, ninfo))) {
-        free(op);
+        free_op(op);
         return rc;
     }
     rc = start(op, info, ninfo);
@@ -306,7 +347,7 @@ PMIX_EXPORT pmix_status_t PMIx_Get_nb(const pmix_proc_t *proc, const char key[],
         if (NULL != op->result) {
             PMIX_VALUE_RELEASE(op->result);
         }
-        free(op);
+        free_op(op);
     }
     return rc;
 }

@@ -69,11 +69,12 @@ pmix_status_t store_ingest(store_ns_t *ns, const pmix_info_t *info, size_t ninfo
 
 /* Where PMIx_Get looks beyond a process's own keys: an explicit
  * application or node asked for with PMIX_APP_INFO / PMIX_NODE_INFO
- * qualifiers. */
+ * qualifiers, or a node named by PMIX_HOSTNAME / PMIX_NODEID. */
 typedef struct store_scope {
     bool app;                 /* look in application appnum only */
     uint32_t appnum;
     bool node;                /* look in node nodeid (or named hostname) only */
+    bool node_named;          /* a PMIX_HOSTNAME or PMIX_NODEID qualifier */
     bool node_by_name;
     uint32_t nodeid;
     const char *hostname;
@@ -81,7 +82,9 @@ typedef struct store_scope {
 
 /* Look key up the way PMIx_Get does: in the process's keys, then the
  * job's, then the process's application and node; or only in the
- * application or node the scope names. PMIX_RANK_UNDEF searches every
+ * application or node PMIX_APP_INFO / PMIX_NODE_INFO ask for. For
+ * PMIX_RANK_WILDCARD or PMIX_RANK_UNDEF a node named by its qualifier is
+ * looked in first, then the job as usual. PMIX_RANK_UNDEF searches every
  * process of the namespace. NULL when absent. Borrowed. */
 const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *key,
                                  const store_scope_t *scope);

@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "minihost.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -398,13 +399,26 @@ static void host_local_calls(void)
 
 /* ---- The job ------------------------------------------------------------- */
 
+static void add_node(pmix_info_t *into, uint32_t id, const char *host, uint32_t size)
+{
+    pmix_info_t node[3];
+    PMIx_Info_load(&node[0], PMIX_NODEID, &id, PMIX_UINT32);
+    PMIx_Info_load(&node[1], PMIX_HOSTNAME, host, PMIX_STRING);
+    PMIx_Info_load(&node[2], PMIX_NODE_SIZE, &size, PMIX_UINT32);
+    pmix_data_array_t da = {.type = PMIX_INFO, .size = 3, .array = node};
+    PMIx_Info_load(into, PMIX_NODE_INFO_ARRAY, &da, PMIX_DATA_ARRAY);
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&node[i]);
+    }
+}
+
 static pmix_status_t register_job(uint32_t n, const char *host)
 {
     char peers[4096] = "";
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 7 + n, k = 0;
+    size_t ninfo = 9 + n, k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
@@ -417,6 +431,11 @@ static pmix_status_t register_job(uint32_t n, const char *host)
     PMIx_Info_load(&info[k++], PMIX_LOCAL_PEERS, peers, PMIX_STRING);
     PMIx_Info_load(&info[k++], PMIX_APPNUM, &zero, PMIX_UINT32);
     PMIx_Info_load(&info[k++], PMIX_HOSTNAME, host, PMIX_STRING);
+    /* This node, and another one without ranks, each with a node size the
+     * job level lacks: a PMIx_Get names them by PMIX_HOSTNAME or
+     * PMIX_NODEID (client_get). */
+    add_node(&info[k++], 0, host, n);
+    add_node(&info[k++], 1, MINIHOST_OTHER_NODE, MINIHOST_OTHER_NODE_SIZE);
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
         PMIX_INFO_CREATE(pd, 4);
