@@ -13,14 +13,17 @@
  *    standard reserves ("pmix" prefix) of a process is asked for without
  *    waiting (PMIX_IMMEDIATE); any other key waits on the server until a
  *    peer commits it or PMIX_TIMEOUT passes.
- *  - The server answers a keyed get with that key (and the namespace's
- *    registration when we lack it); it is stored and the lookup is
- *    repeated, so later gets of that key stay local, and a get of
- *    another key of that process asks again. A get of all of another
- *    process's keys always asks (the store may hold only some of them),
- *    and without waiting when the registration is here: it is answered
- *    with everything the process committed, and at least its
- *    registration.
+ *  - The first get of a process's key brings all the process has
+ *    committed, so Open MPI's reads of a peer's several keys cost one
+ *    round trip; later misses (keys it committed since) bring that key
+ *    alone, so a process that posts keys one at a time for its peers
+ *    does not make every answer carry all of them (answers grew with
+ *    the number of keys: rounds of put, commit and get were quadratic).
+ *    With the namespace's registration when we lack it. The answer is
+ *    stored and the lookup repeated. A get of all of another process's
+ *    keys always asks (the store may hold only some of them), and
+ *    without waiting when the registration is here: it is answered with
+ *    everything the process committed, and at least its registration.
  *  - In a server's host the store holds what the host keeps there with
  *    PMIx_Store_internal (Open MPI's daemons read their own connection
  *    data back that way); a miss is looked up in what the server library
@@ -38,6 +41,7 @@ typedef struct get_op {
     pmix_proc_t proc;
     char key[PMIX_MAX_KEYLEN + 1];
     bool all_keys;               /* key NULL: every key of proc */
+    bool whole;                  /* the server is asked for all of proc's data */
     store_scope_t scope;
     char *hostname;              /* scope.hostname points here; owned */
     pmix_value_cbfunc_t cbfunc;  /* non-blocking caller, or ... */
@@ -126,6 +130,31 @@ static void complete_in_thread(void *arg)
     complete(op, op->status);
 }
 
+/* The mark on a process's key set once the server has sent all its data. */
+#define FETCHED_WHOLE 1u
+
+/* Whether to ask the server for all of op->proc's data: for a get of all
+ * of it, and for the first get of one of its keys (its peers' next gets
+ * are then local, as after a fence). Later keys come alone. Under the
+ * client lock. */
+static bool ask_whole(const get_op_t *op)
+{
+    store_ns_t *ns = store_ns(&client.store, op->proc.nspace, false);
+    return op->all_keys ||
+           (PMIX_RANK_IS_VALID(op->proc.rank) &&
+            (NULL == ns || 0 == (store_keys_flags(ns, STORE_PROC, op->proc.rank) & FETCHED_WHOLE)));
+}
+
+static pmix_status_t mark_whole(const get_op_t *op)
+{
+    pthread_mutex_lock(&client.lock);
+    store_ns_t *ns = store_ns(&client.store, op->proc.nspace, true);
+    pmix_status_t rc = NULL == ns ? PMIX_ERR_NOMEM
+                                  : store_keys_mark(ns, STORE_PROC, op->proc.rank, FETCHED_WHOLE);
+    pthread_mutex_unlock(&client.lock);
+    return rc;
+}
+
 /* The server's answer: status, PMIX_BYTE_OBJECT registration, procdata. */
 static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
 {
@@ -149,6 +178,10 @@ static void answered(pmix_status_t status, pmix_data_buffer_t *reply, void *arg)
         }
         if (PMIX_SUCCESS == rc) {
             rc = client_absorb_procdata(reply);
+        }
+        if (PMIX_SUCCESS == rc && PMIX_SUCCESS == status && op->whole &&
+            PMIX_RANK_IS_VALID(op->proc.rank)) {
+            rc = mark_whole(op);
         }
         if (PMIX_SUCCESS != rc && PMIX_SUCCESS == status) {
             status = rc;
@@ -180,12 +213,16 @@ static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ni
     if (immediate) {
         PMIx_Info_load(&dirs[ninfo], PMIX_IMMEDIATE, NULL, PMIX_BOOL);
     }
+    pthread_mutex_lock(&client.lock);
+    op->whole = ask_whole(op);
+    pthread_mutex_unlock(&client.lock);
     PMIX_DATA_BUFFER_CONSTRUCT(&msg);
     if (PMIX_SUCCESS == (rc = client_pack_commits(&msg)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->proc, 1, PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &key, 1, PMIX_STRING)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, dirs, (int32_t)ndirs, PMIX_INFO)) &&
-        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &need_ns, 1, PMIX_BOOL))) {
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &need_ns, 1, PMIX_BOOL)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->whole, 1, PMIX_BOOL))) {
         rc = conn_request(PROTOCOL_GET, &msg, directive_timeout(info, ninfo), answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);

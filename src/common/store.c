@@ -91,6 +91,21 @@ hashmap_t *store_keys(store_ns_t *ns, store_realm_t realm, uint32_t id, bool cre
     return e->value;
 }
 
+uint32_t store_keys_flags(store_ns_t *ns, store_realm_t realm, uint32_t id)
+{
+    const hashmap_entry_t *e = hashmap_find(&ns->realms[realm], &id, sizeof(id));
+    return NULL == e ? 0 : e->flags;
+}
+
+pmix_status_t store_keys_mark(store_ns_t *ns, store_realm_t realm, uint32_t id, uint32_t flags)
+{
+    if (NULL == store_keys(ns, realm, id, true)) {
+        return PMIX_ERR_NOMEM;
+    }
+    hashmap_find(&ns->realms[realm], &id, sizeof(id))->flags |= flags;
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t store_take(hashmap_t *keys, const char *key, pmix_value_t *value, uint32_t flags)
 {
     hashmap_entry_t *e = hashmap_insert_str(keys, key, NULL);

@@ -49,6 +49,14 @@ void store_drop(store_t *s, const char *nspace);
  * missing. Borrowed while the namespace lives. */
 hashmap_t *store_keys(store_ns_t *ns, store_realm_t realm, uint32_t id, bool create);
 
+/* The owner's flags on the key set of one process, application or node
+ * (the client marks there the processes whose data its server has sent
+ * whole); 0 when the set is missing. */
+uint32_t store_keys_flags(store_ns_t *ns, store_realm_t realm, uint32_t id);
+
+/* Add flags to that key set, creating it when missing. */
+pmix_status_t store_keys_mark(store_ns_t *ns, store_realm_t realm, uint32_t id, uint32_t flags);
+
 /* Store a copy of value under key, replacing what was there, and record
  * flags with it. On failure the old value stays. */
 pmix_status_t store_set(hashmap_t *keys, const char *key, const pmix_value_t *value,

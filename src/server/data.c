@@ -13,15 +13,15 @@
  *    with PMIX_IMMEDIATE, or when the process has already gone (ended,
  *    connected or not), it is answered "not found" at once. A GET for a
  *    process on another node asks the host (direct_modex).
- *  - A GET for a key is answered with that key alone: a process may post
- *    keys one at a time and its peers read each as it comes, and an
- *    answer carrying all of its data would make that quadratic. The
- *    client caches what it gets and asks again for a key it lacks. A GET
- *    for all of a process's data, and the first answer for a process on
- *    another node (the host's direct modex brought all of it), carry
- *    everything the process committed. When the client lacks the
- *    namespace (it never saw its registration), the registration comes
- *    along too.
+ *  - A GET says whether it wants all of the process's data (the client's
+ *    first get of that process, or a get of all its keys) or the key
+ *    alone (a later miss): a process may post keys one at a time and its
+ *    peers read each as it comes, and answers carrying all of its data
+ *    would make that quadratic. The first answer about a process on
+ *    another node carries all of it too (the host's direct modex brought
+ *    it). The client caches what it gets and asks again for a key it
+ *    lacks. When the client lacks the namespace (it never saw its
+ *    registration), the registration comes along too.
  *  - Waiting requests are kept in one list, whether they came from a
  *    client (GET) or from the host (PMIx_server_dmodex_request).
  */
@@ -41,6 +41,7 @@ struct waiter {
     server_peer_t *peer;
     uint32_t tag;
     bool need_ns;
+    bool whole;                        /* answer with all of proc's data */
     /* ... or the host's dmodex request. */
     pmix_dmodex_response_fn_t dmodex_cb;
     void *dmodex_cbdata;
@@ -286,7 +287,7 @@ static void finish_waiter(waiter_t *w, pmix_status_t status, pmix_rank_t found_r
     if (NULL != w->dmodex_cb) {
         answer_dmodex(w, status);
     } else {
-        answer_get(w->peer, w->tag, &proc, w->key, w->need_ns, status);
+        answer_get(w->peer, w->tag, &proc, w->whole ? "" : w->key, w->need_ns, status);
     }
     free_waiter(w);
 }
@@ -386,6 +387,7 @@ typedef struct get_args {
     pmix_info_t *info;
     size_t ninfo;
     bool need_ns;
+    bool whole;
     bool immediate;
     int timeout;
 } get_args_t;
@@ -459,21 +461,22 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
 {
     pmix_rank_t found;
     const char *key = NULL == a->key ? "" : a->key;
+    const char *answer = a->whole ? "" : key;
 
     if (PMIX_RANK_WILDCARD == a->proc.rank || known(&a->proc, key, &found)) {
         a->proc.rank = PMIX_RANK_WILDCARD == a->proc.rank ? a->proc.rank : found;
-        answer_get(peer, tag, &a->proc, key, a->need_ns, PMIX_SUCCESS);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_SUCCESS);
         return;
     }
     const server_nspace_t *ns = nspace_find(a->proc.nspace);
     bool local = NULL != ns && (PMIX_RANK_UNDEF == a->proc.rank || nspace_is_local(ns, a->proc.rank));
     if (a->immediate || nspace_rank_gone(ns, a->proc.rank)) {
-        answer_get(peer, tag, &a->proc, key, a->need_ns, PMIX_ERR_NOT_FOUND);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_ERR_NOT_FOUND);
         return;
     }
     waiter_t *w = calloc(1, sizeof(*w));
     if (NULL == w) {
-        answer_get(peer, tag, &a->proc, key, a->need_ns, PMIX_ERR_NOMEM);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_ERR_NOMEM);
         return;
     }
     w->proc = a->proc;
@@ -481,6 +484,7 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
     w->peer = peer;
     w->tag = tag;
     w->need_ns = a->need_ns;
+    w->whole = a->whole;
     peer_retain(peer);
     if (!local && ask_host(w, a)) {
         return;
@@ -496,7 +500,7 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
 }
 
 /* GET: PMIX_PROC proc, PMIX_STRING key (NULL: all of proc's data),
- * PMIX_INFO[] directives, PMIX_BOOL need_ns. */
+ * PMIX_INFO[] directives, PMIX_BOOL need_ns, PMIX_BOOL whole. */
 void data_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
     get_args_t a = {0};
@@ -507,7 +511,8 @@ void data_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pay
         PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.key, &n, PMIX_STRING)) ||
         PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&a.info,
                                                     &a.ninfo)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.need_ns, &n, PMIX_BOOL))) {
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.need_ns, &n, PMIX_BOOL)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.whole, &n, PMIX_BOOL))) {
         peer_reply(peer, PROTOCOL_GET, tag, rc, NULL);
     } else {
         for (size_t i = 0; i < a.ninfo; i++) {

@@ -3,11 +3,12 @@
  * as "client_get PART":
  *  - nodes: node-level keys of a node named by a PMIX_HOSTNAME or
  *    PMIX_NODEID qualifier, and a host name longer than any key;
- *  - replies: the server answers a keyed get of a process with that key
- *    only, not with everything the process committed (the bytes this
- *    process receives are counted by wrapping recv); a later get of
- *    another key of that process still finds it, and a get of all its
- *    keys brings all it committed;
+ *  - replies: the first get of a process's key brings all the process
+ *    committed; later ones bring only the key asked for, not everything
+ *    the process holds by then (the bytes this process receives are
+ *    counted by wrapping recv); a later get of another key of that
+ *    process still finds it, and a get of all its keys brings all it
+ *    committed;
  *  - timeouts: PMIX_TIMEOUT given as each integer type is honoured by a
  *    get and by a fence the server times out.
  */
@@ -136,12 +137,13 @@ static void put_string(const char *key, const char *s)
     PMIX_VALUE_DESTRUCT(&val);
 }
 
-/* Rank 1's string under key, and how many bytes arrived meanwhile. */
-static size_t get_counted(const char *key, const char *want)
+/* The string under key of rank (from rank), and how many bytes arrived
+ * meanwhile. */
+static size_t get_counted(pmix_rank_t rank, const char *key, const char *want)
 {
     pmix_proc_t peer;
     pmix_value_t *v = NULL;
-    PMIX_LOAD_PROCID(&peer, me.nspace, 1);
+    PMIX_LOAD_PROCID(&peer, me.nspace, rank);
     size_t before = atomic_load(&received);
     CHECK_RC(PMIx_Get(&peer, key, NULL, 0, &v), PMIX_SUCCESS, key);
     size_t bytes = atomic_load(&received) - before;
@@ -150,11 +152,17 @@ static size_t get_counted(const char *key, const char *want)
     return bytes;
 }
 
+/* Rank 1 commits two keys, and once rank 0 has read one, many more, one
+ * at a time as far as rank 0 can tell. */
 static void keyed_replies(void)
 {
     char key[PMIX_MAX_KEYLEN + 1], value[BULK_BYTES];
 
     if (1 == me.rank) {
+        put_string("early.1", "one");
+        put_string("early.2", "two");
+        CHECK_RC(PMIx_Commit(), PMIX_SUCCESS, "commit of the early keys");
+        get_counted(0, "replies.ready", "ready");
         for (int i = 0; i < BULK_KEYS; i++) {
             snprintf(key, sizeof(key), "bulk.%d", i);
             memset(value, 'a' + i % 26, sizeof(value) - 1);
@@ -165,16 +173,22 @@ static void keyed_replies(void)
         CHECK_RC(PMIx_Commit(), PMIX_SUCCESS, "commit of the bulk");
         return;
     }
-    /* Held at the server until rank 1 commits, then answered. */
-    size_t bytes = get_counted("bulk.last", "last");
+    /* The first get of a process brings all it has committed. */
+    get_counted(1, "early.1", "one");
+    CHECK(0 == get_counted(1, "early.2", "two"), "the first answer brought all there was");
+    put_string("replies.ready", "ready");
+    CHECK_RC(PMIx_Commit(), PMIX_SUCCESS, "commit of ready");
+    /* Held at the server until rank 1 commits, then answered with the key
+     * alone. */
+    size_t bytes = get_counted(1, "bulk.last", "last");
     CHECK(bytes < 16 * 1024, "a get of one key brought %zu bytes of %d keys", bytes, BULK_KEYS);
     /* Another key of the same process is asked for again. */
     memset(value, 'a' + 7, sizeof(value) - 1);
     value[sizeof(value) - 1] = '\0';
-    bytes = get_counted("bulk.7", value);
+    bytes = get_counted(1, "bulk.7", value);
     CHECK(bytes < 16 * 1024, "a get of a second key brought %zu bytes", bytes);
     /* Found locally now: nothing arrives. */
-    CHECK(0 == get_counted("bulk.7", value), "a cached key is asked for again");
+    CHECK(0 == get_counted(1, "bulk.7", value), "a cached key is asked for again");
     /* All of its keys: everything it committed, not only what is cached,
      * with its registration. */
     pmix_proc_t peer;
