@@ -134,9 +134,9 @@ static void complete_in_thread(void *arg)
 #define FETCHED_WHOLE 1u
 
 /* Whether to ask the server for all of op->proc's data: for a get of all
- * of it, and for the first get of one of its keys (its peers' next gets
- * are then local, as after a fence). Later keys come alone. Under the
- * client lock. */
+ * of it, and for the first get of one of its keys (our next gets of what
+ * it has committed are then local, as after a fence). Later keys come
+ * alone. Under the client lock. */
 static bool ask_whole(const get_op_t *op)
 {
     store_ns_t *ns = store_ns(&client.store, op->proc.nspace, false);
@@ -231,7 +231,7 @@ static pmix_status_t ask_server(get_op_t *op, const pmix_info_t *info, size_t ni
 }
 
 /* Whether the local store may answer op: not for all of another
- * process's keys, as the server answers a keyed get with that key alone
+ * process's keys, as later gets of its keys bring only the key asked for
  * and the store may hold only some of them (unless PMIX_OPTIONAL forbids
  * asking); nor when PMIX_GET_REFRESH_CACHE says so. */
 static bool use_cache(const get_op_t *op, const pmix_info_t *info, size_t ninfo)
