@@ -10,7 +10,8 @@
  *    process still finds it, and a get of all its keys brings all it
  *    committed;
  *  - timeouts: PMIX_TIMEOUT given as each integer type is honoured by a
- *    get and by a fence the server times out.
+ *    get and by a fence the server times out, and by a blocking request
+ *    the host never answers.
  */
 #include <dlfcn.h>
 #include <stdatomic.h>
@@ -257,6 +258,21 @@ static void get_timeouts(void)
     }
 }
 
+/* A blocking request the host never answers ends at its PMIX_TIMEOUT in
+ * the client (the server keeps no timer for what it relays). */
+static void unanswered_timeouts(void)
+{
+    for (size_t i = 0; i < 2; i++) { /* PMIX_INT and PMIX_UINT32 */
+        pmix_info_t t, *results = NULL;
+        size_t nresults = 0;
+        load_timeout(&t, timeout_types[i], 1);
+        CHECK_RC(PMIx_Allocation_request(PMIX_ALLOC_REAQUIRE, &t, 1, &results, &nresults),
+                 PMIX_ERR_TIMEOUT, PMIx_Data_type_string(timeout_types[i]));
+        CHECK(NULL == results && 0 == nresults, "no results from a request timed out");
+        PMIX_INFO_DESTRUCT(&t);
+    }
+}
+
 /* Rank 0 fences with rank 1 alone under a timeout: the server gives up on
  * that fence, so when rank 1 (told through a key) joins, a new fence of
  * the two completes. A fence the server did not time out would still
@@ -310,6 +326,7 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(part, "timeouts")) {
         if (0 == me.rank) {
             get_timeouts();
+            unanswered_timeouts();
         }
         fence_timeouts();
     } else {

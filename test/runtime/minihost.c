@@ -22,6 +22,7 @@
  * queries (PMIX_QUERY_NAMESPACES) and job control (defining and deleting
  * process sets on request, see job_control). It also defines the process set
  * "minihost.all" of every rank and registers attributes for "allocate".
+ * A reacquisition of an allocation is left unanswered until the ranks end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,10 +89,30 @@ static void answer_string(pmix_info_cbfunc_t cbfunc, void *cbdata, const char *k
     PMIX_INFO_DESTRUCT(&info);
 }
 
+/* Reacquisitions of an allocation the host leaves unanswered until it
+ * ends, so the client's PMIX_TIMEOUT must end them (client_get). */
+#define MAX_HELD 8
+static struct {
+    pmix_info_cbfunc_t cbfunc;
+    void *cbdata;
+} held[MAX_HELD];
+static size_t nheld;
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static pmix_status_t allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive,
                               const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
                               void *cbdata)
 {
+    if (PMIX_ALLOC_REAQUIRE == directive) {
+        pthread_mutex_lock(&held_lock);
+        bool room = nheld < MAX_HELD;
+        if (room) {
+            held[nheld].cbfunc = cbfunc;
+            held[nheld++].cbdata = cbdata;
+        }
+        pthread_mutex_unlock(&held_lock);
+        return room ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
+    }
     if (PMIX_ALLOC_NEW != directive) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
@@ -727,6 +748,9 @@ int main(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&stdin_lock);
+    for (size_t i = 0; i < nheld; i++) {
+        held[i].cbfunc(PMIX_ERR_TIMEOUT, NULL, 0, held[i].cbdata, NULL, NULL);
+    }
     PMIx_server_deregister_nspace(nspace, NULL, NULL);
     PMIx_server_finalize();
     if (0 != tool_pid) {
