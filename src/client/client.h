@@ -36,6 +36,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "directive.h"
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "protocol.h"
@@ -224,8 +225,7 @@ pmix_status_t client_can_ask(void);
 
 /* ---- Directives common to many calls ------------------------------------ */
 
-/* The PMIX_TIMEOUT among info (seconds), 0 when absent. */
-int client_timeout(const pmix_info_t *info, size_t ninfo);
+/* PMIX_TIMEOUT is read by directive_timeout (directive.h). */
 
 /* Whether the boolean attribute key is set true among info. */
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key);

@@ -349,22 +349,6 @@ PMIX_EXPORT void PMIx_Progress(void)
     /* The progress thread makes progress on its own. */
 }
 
-int client_timeout(const pmix_info_t *info, size_t ninfo)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT)) {
-            const pmix_value_t *v = &info[i].value;
-            if (PMIX_INT == v->type && v->data.integer > 0) {
-                return v->data.integer;
-            }
-            if (PMIX_UINT32 == v->type && v->data.uint32 > 0 && v->data.uint32 < INT32_MAX) {
-                return (int)v->data.uint32;
-            }
-        }
-    }
-    return 0;
-}
-
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
     for (size_t i = 0; i < ninfo; i++) {

@@ -41,6 +41,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "directive.h"
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "pmix_server.h"

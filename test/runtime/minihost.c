@@ -25,6 +25,7 @@
  * queries (PMIX_QUERY_NAMESPACES) and job control (defining and deleting
  * process sets on request, see job_control). It also defines the process set
  * "minihost.all" of every rank and registers attributes for "allocate".
+ * A reacquisition of an allocation is left unanswered until the ranks end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "minihost.h"
 #include "pmix.h"
 #include "pmix_server.h"
 #include "slurmlike.h"
@@ -91,10 +93,30 @@ static void answer_string(pmix_info_cbfunc_t cbfunc, void *cbdata, const char *k
     PMIX_INFO_DESTRUCT(&info);
 }
 
+/* Reacquisitions of an allocation the host leaves unanswered until it
+ * ends, so the client's PMIX_TIMEOUT must end them (client_get). */
+#define MAX_HELD 8
+static struct {
+    pmix_info_cbfunc_t cbfunc;
+    void *cbdata;
+} held[MAX_HELD];
+static size_t nheld;
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static pmix_status_t allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive,
                               const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
                               void *cbdata)
 {
+    if (PMIX_ALLOC_REAQUIRE == directive) {
+        pthread_mutex_lock(&held_lock);
+        bool room = nheld < MAX_HELD;
+        if (room) {
+            held[nheld].cbfunc = cbfunc;
+            held[nheld++].cbdata = cbdata;
+        }
+        pthread_mutex_unlock(&held_lock);
+        return room ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
+    }
     if (PMIX_ALLOC_NEW != directive) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
@@ -402,13 +424,26 @@ static void host_local_calls(void)
 
 /* ---- The job ------------------------------------------------------------- */
 
+static void add_node(pmix_info_t *into, uint32_t id, const char *host, uint32_t size)
+{
+    pmix_info_t node[3];
+    PMIx_Info_load(&node[0], PMIX_NODEID, &id, PMIX_UINT32);
+    PMIx_Info_load(&node[1], PMIX_HOSTNAME, host, PMIX_STRING);
+    PMIx_Info_load(&node[2], PMIX_NODE_SIZE, &size, PMIX_UINT32);
+    pmix_data_array_t da = {.type = PMIX_INFO, .size = 3, .array = node};
+    PMIx_Info_load(into, PMIX_NODE_INFO_ARRAY, &da, PMIX_DATA_ARRAY);
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&node[i]);
+    }
+}
+
 static pmix_status_t register_job(uint32_t n, const char *host, bool slurm)
 {
     char peers[4096] = "";
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 7 + n + (slurm ? 2 : 0), k = 0;
+    size_t ninfo = 9 + n + (slurm ? 2 : 0), k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
@@ -425,6 +460,11 @@ static pmix_status_t register_job(uint32_t n, const char *host, bool slurm)
         slurmlike_maps(host, n, &info[k]);
         k += 2;
     }
+    /* This node, and another one without ranks, each with a node size the
+     * job level lacks: a PMIx_Get names them by PMIX_HOSTNAME or
+     * PMIX_NODEID (client_get). */
+    add_node(&info[k++], 0, host, n);
+    add_node(&info[k++], 1, MINIHOST_OTHER_NODE, MINIHOST_OTHER_NODE_SIZE);
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
         PMIX_INFO_CREATE(pd, 4);
@@ -730,6 +770,9 @@ int main(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&stdin_lock);
+    for (size_t i = 0; i < nheld; i++) {
+        held[i].cbfunc(PMIX_ERR_TIMEOUT, NULL, 0, held[i].cbdata, NULL, NULL);
+    }
     PMIx_server_deregister_nspace(nspace, NULL, NULL);
     PMIx_server_finalize();
     if (0 != tool_pid) {
