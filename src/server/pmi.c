@@ -1,0 +1,686 @@
+/*
+ * pmi.c - PMI-1 and PMI-2 wire connections: their input, and the PMIx
+ * requests their commands become (see pmi.h).
+ *
+ * Design notes:
+ *  - A connection starts in PMI-1 (one command per line). PMI-2 clients
+ *    open with the same "cmd=init pmi_version=2" line, and switch to
+ *    PMI-2's length-prefixed commands once it is answered (pmi1.c).
+ *  - Input is buffered up to one whole command of at most
+ *    PMI_MAX_COMMAND bytes: anything longer, or malformed, closes the
+ *    connection, so a bad client costs a bounded buffer and never blocks
+ *    the others. While a request is in flight reading stops once the
+ *    buffer is full, so a client that sends without waiting is slowed
+ *    down, not buffered without end.
+ *  - put commits at once with global scope: a PMIx rank's PMIx_Get of
+ *    that rank finds it, and a barrier (a fence collecting data) carries
+ *    it to the other nodes. get asks for the key of any rank of the job
+ *    (PMIX_RANK_UNDEF), immediately: a PMI get does not wait.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "drover.h"
+#include "pmi.h"
+#include "pmix.h"
+
+#define INPUT_CAPACITY (PMI_MAX_COMMAND + PMI2_LENGTH_DIGITS + 1)
+
+/* ---- Output ------------------------------------------------------------ */
+
+void pmi_send(server_peer_t *peer, const char *text, size_t len)
+{
+    if (2 == peer->pmi->version) {
+        char prefix[PMI2_LENGTH_DIGITS + 1];
+        snprintf(prefix, sizeof(prefix), "%-6zu", len);
+        peer_write(peer, prefix, PMI2_LENGTH_DIGITS);
+    }
+    peer_write(peer, text, len);
+}
+
+void pmi_fail(server_peer_t *peer)
+{
+    peer_close(peer);
+}
+
+/* ---- Requests ---------------------------------------------------------- */
+
+/* Dispatch a request as if the client had sent it; done (NULL: no answer
+ * is awaited) gets the reply, perhaps before this returns. */
+static void request(server_peer_t *peer, uint16_t command, pmix_data_buffer_t *payload,
+                    pmi_done_t done)
+{
+    pmi_conn_t *c = peer->pmi;
+    protocol_header_t h = {.magic = PROTOCOL_MAGIC, .version = PROTOCOL_VERSION,
+                           .command = command};
+
+    if (NULL != done) {
+        /* Tags only need to tell this connection's requests apart. */
+        h.tag = ++c->tag;
+        c->busy = true;
+        c->done = done;
+    }
+    payload->unpack_ptr = payload->base_ptr;
+    h.length = (uint32_t)payload->bytes_used;
+    peer_retain(peer);
+    peer_dispatch(peer, &h, payload);
+    peer_release(peer);
+    PMIX_DATA_BUFFER_DESTRUCT(payload);
+}
+
+/* A request that could not even be packed: answered at once. */
+static void refuse(server_peer_t *peer, pmix_data_buffer_t *payload, pmi_done_t done,
+                   pmix_status_t rc)
+{
+    PMIX_DATA_BUFFER_DESTRUCT(payload);
+    if (NULL != done) {
+        done(peer, rc, NULL);
+    }
+}
+
+/* The count of commits an ordered request (FENCE, GET) follows. */
+static pmix_status_t pack_commits(server_peer_t *peer, pmix_data_buffer_t *buf)
+{
+    uint32_t commits = NULL != peer->client ? peer->client->commits : 0;
+    return PMIx_Data_pack(NULL, buf, &commits, 1, PMIX_UINT32);
+}
+
+void pmi_hello(server_peer_t *peer, pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+    pid_t pid = peer->pid;
+    bool direct = false;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if (PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &peer->pmi->proc, 1, PMIX_PROC)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &pid, 1, PMIX_PID)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_INFO)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &direct, 1, PMIX_BOOL))) {
+        refuse(peer, &buf, done, rc);
+        return;
+    }
+    request(peer, PROTOCOL_HELLO, &buf, done);
+}
+
+pmix_status_t pmi_put(server_peer_t *peer, const char *key, const char *value)
+{
+    pmix_data_buffer_t buf;
+    pmix_info_t info;
+    pmix_status_t rc;
+
+    if ('\0' == key[0] || strlen(key) > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    PMIX_INFO_LOAD(&info, key, value, PMIX_STRING);
+    /* COMMIT: local, remote, then global values. */
+    if (PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_INFO)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_INFO)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &info, 1, PMIX_INFO))) {
+        PMIX_INFO_DESTRUCT(&info);
+        PMIX_DATA_BUFFER_DESTRUCT(&buf);
+        return rc;
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    request(peer, PROTOCOL_COMMIT, &buf, NULL);
+    return PMIX_SUCCESS;
+}
+
+void pmi_fence(server_peer_t *peer, pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+    pmix_info_t info;
+    bool collect = true;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    if (PMIX_SUCCESS != (rc = pack_commits(peer, &buf)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_PROC)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &info, 1, PMIX_INFO))) {
+        PMIX_INFO_DESTRUCT(&info);
+        refuse(peer, &buf, done, rc);
+        return;
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    request(peer, PROTOCOL_FENCE, &buf, done);
+}
+
+void pmi_get(server_peer_t *peer, const char *nspace, const char *key, pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+    pmix_proc_t proc;
+    pmix_info_t info;
+    bool immediate = true, need_ns = false;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if ('\0' == key[0] || strlen(key) > PMIX_MAX_KEYLEN) {
+        refuse(peer, &buf, done, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    PMIX_LOAD_KEY(peer->pmi->key, key);
+    /* Another job's data is asked for by its namespace (a spawned job's
+     * parent); anything unknown means the caller's own. */
+    PMIX_LOAD_PROCID(&proc,
+                     NULL != nspace && NULL != nspace_find(nspace) ? nspace
+                                                                   : peer->pmi->proc.nspace,
+                     PMIX_RANK_UNDEF);
+    PMIX_INFO_LOAD(&info, PMIX_IMMEDIATE, &immediate, PMIX_BOOL);
+    if (PMIX_SUCCESS != (rc = pack_commits(peer, &buf)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &proc, 1, PMIX_PROC)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &key, 1, PMIX_STRING)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &info, 1, PMIX_INFO)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &need_ns, 1, PMIX_BOOL))) {
+        PMIX_INFO_DESTRUCT(&info);
+        refuse(peer, &buf, done, rc);
+        return;
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    request(peer, PROTOCOL_GET, &buf, done);
+}
+
+/* A value as PMI text: strings only, and only those the wire can carry
+ * (no newline; PMI-1 has no room for spaces either). */
+static pmix_status_t as_text(const pmix_value_t *v, char **text)
+{
+    if (PMIX_STRING != v->type || NULL == v->data.string) {
+        return PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (NULL != strchr(v->data.string, '\n')) {
+        return PMIX_ERR_TYPE_MISMATCH;
+    }
+    *text = strdup(v->data.string);
+    return NULL == *text ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+pmix_status_t pmi_get_value(pmix_data_buffer_t *body, const char *key, char **value)
+{
+    pmix_byte_object_t reg = {NULL, 0};
+    uint32_t count = 0;
+    int32_t n = 1;
+    pmix_status_t rc;
+
+    *value = NULL;
+    if (NULL == body) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, body, &reg, &n, PMIX_BYTE_OBJECT)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, body, &count, &n, PMIX_UINT32))) {
+        PMIX_BYTE_OBJECT_DESTRUCT(&reg);
+        return rc;
+    }
+    PMIX_BYTE_OBJECT_DESTRUCT(&reg);
+    rc = PMIX_ERR_NOT_FOUND;
+    for (uint32_t i = 0; i < count && PMIX_ERR_NOT_FOUND == rc; i++) {
+        pmix_proc_t proc;
+        pmix_info_t *info;
+        size_t ninfo;
+        pmix_status_t urc = protocol_unpack_procdata(body, &proc, &info, &ninfo);
+        if (PMIX_SUCCESS != urc) {
+            return urc;
+        }
+        for (size_t k = 0; k < ninfo && PMIX_ERR_NOT_FOUND == rc; k++) {
+            if (PMIX_CHECK_KEY(&info[k], key)) {
+                rc = as_text(&info[k].value, value);
+            }
+        }
+        PMIX_INFO_FREE(info, ninfo);
+    }
+    return rc;
+}
+
+void pmi_publish(server_peer_t *peer, const char *name, const char *port, pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+    pmix_info_t info;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if ('\0' == name[0] || strlen(name) > PMIX_MAX_KEYLEN) {
+        refuse(peer, &buf, done, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    PMIX_INFO_LOAD(&info, name, port, PMIX_STRING);
+    rc = PMIx_Data_pack(NULL, &buf, &info, 1, PMIX_INFO);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS != rc) {
+        refuse(peer, &buf, done, rc);
+        return;
+    }
+    request(peer, PROTOCOL_PUBLISH, &buf, done);
+}
+
+/* LOOKUP and UNPUBLISH: one name, no directives. */
+static void name_request(server_peer_t *peer, uint16_t command, const char *name,
+                         pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+    pmix_status_t rc;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if ('\0' == name[0] || strlen(name) > PMIX_MAX_KEYLEN) {
+        refuse(peer, &buf, done, PMIX_ERR_BAD_PARAM);
+        return;
+    }
+    PMIX_LOAD_KEY(peer->pmi->key, name);
+    if (PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &name, 1, PMIX_STRING)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_INFO))) {
+        refuse(peer, &buf, done, rc);
+        return;
+    }
+    request(peer, command, &buf, done);
+}
+
+void pmi_lookup(server_peer_t *peer, const char *name, pmi_done_t done)
+{
+    name_request(peer, PROTOCOL_LOOKUP, name, done);
+}
+
+void pmi_unpublish(server_peer_t *peer, const char *name, pmi_done_t done)
+{
+    name_request(peer, PROTOCOL_UNPUBLISH, name, done);
+}
+
+pmix_status_t pmi_lookup_value(pmix_data_buffer_t *body, const char *name, char **port)
+{
+    pmix_pdata_t *found = NULL;
+    size_t nfound = 0;
+    pmix_status_t rc;
+
+    *port = NULL;
+    if (NULL == body) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (PMIX_SUCCESS != (rc = protocol_unpack_array(body, PMIX_PDATA, (void **)&found, &nfound))) {
+        return rc;
+    }
+    rc = PMIX_ERR_NOT_FOUND;
+    for (size_t i = 0; i < nfound && PMIX_ERR_NOT_FOUND == rc; i++) {
+        if (PMIX_CHECK_KEY(&found[i], name)) {
+            rc = as_text(&found[i].value, port);
+        }
+    }
+    protocol_free_array(found, nfound, PMIX_PDATA);
+    return rc;
+}
+
+void pmi_abort(server_peer_t *peer, int code, const char *msg)
+{
+    pmix_data_buffer_t buf;
+    pmix_status_t status = code;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    if (PMIX_SUCCESS != PMIx_Data_pack(NULL, &buf, &status, 1, PMIX_STATUS) ||
+        PMIX_SUCCESS != PMIx_Data_pack(NULL, &buf, &msg, 1, PMIX_STRING) ||
+        PMIX_SUCCESS != PMIx_Data_pack(NULL, &buf, NULL, 0, PMIX_PROC)) {
+        PMIX_DATA_BUFFER_DESTRUCT(&buf);
+        return;
+    }
+    request(peer, PROTOCOL_ABORT, &buf, NULL);
+}
+
+void pmi_finalize(server_peer_t *peer, pmi_done_t done)
+{
+    pmix_data_buffer_t buf;
+
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    request(peer, PROTOCOL_FINALIZE, &buf, done);
+}
+
+/* ---- Job attributes ---------------------------------------------------- */
+
+static const pmix_value_t *job_value(const char *nspace, pmix_rank_t rank, const char *key)
+{
+    store_ns_t *ns = store_ns(&server.data, nspace, false);
+    return NULL == ns ? NULL : store_lookup(ns, rank, key, NULL);
+}
+
+static uint32_t job_u32(const char *nspace, pmix_rank_t rank, const char *key)
+{
+    const pmix_value_t *v = job_value(nspace, rank, key);
+    return NULL != v && PMIX_UINT32 == v->type ? v->data.uint32 : 0;
+}
+
+uint32_t pmi_appnum(server_peer_t *peer)
+{
+    return job_u32(peer->pmi->proc.nspace, peer->pmi->proc.rank, PMIX_APPNUM);
+}
+
+uint32_t pmi_job_size(server_peer_t *peer)
+{
+    return job_u32(peer->pmi->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+}
+
+uint32_t pmi_universe_size(server_peer_t *peer)
+{
+    uint32_t n = job_u32(peer->pmi->proc.nspace, PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE);
+    return 0 != n ? n : pmi_job_size(peer);
+}
+
+/* Append "," sep "(start,count,per_node)" to s (of size room). */
+static bool add_block(char *s, size_t room, uint32_t start, uint32_t nnodes, uint32_t per_node)
+{
+    size_t used = strlen(s);
+    int n = snprintf(s + used, room - used, ",(%u,%u,%u)", start, nnodes, per_node);
+    return n > 0 && (size_t)n < room - used;
+}
+
+/* hydra's PMI_process_mapping: "(vector," then one (first node, nodes,
+ * ranks per node) triple per stretch of ranks laid out in equal blocks on
+ * consecutive nodes, then ")". Ranks without a known node, or a mapping
+ * too long for a PMI value, make it unknown. */
+static pmix_status_t process_mapping(const char *nspace, char **out)
+{
+    enum { ROOM = 1024 };
+    uint32_t size = job_u32(nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    char *s = malloc(ROOM);
+    uint32_t start = 0, nnodes = 0, per_node = 0, run_node = 0, run = 0;
+
+    if (NULL == s) {
+        return PMIX_ERR_NOMEM;
+    }
+    snprintf(s, ROOM, "(vector");
+    for (uint32_t r = 0; r <= size && 0 != size; r++) {
+        const pmix_value_t *v = r < size ? job_value(nspace, r, PMIX_NODEID) : NULL;
+        if (r < size && (NULL == v || PMIX_UINT32 != v->type)) {
+            free(s);
+            return PMIX_ERR_NOT_FOUND;
+        }
+        if (r < size && run > 0 && v->data.uint32 == run_node) {
+            run++;
+            continue;
+        }
+        /* A run of ranks on one node ended: extend the triple or start a
+         * new one. */
+        if (run > 0) {
+            if (nnodes > 0 && run == per_node && run_node == start + nnodes) {
+                nnodes++;
+            } else {
+                if (nnodes > 0 && !add_block(s, ROOM, start, nnodes, per_node)) {
+                    free(s);
+                    return PMIX_ERR_NOT_FOUND;
+                }
+                start = run_node;
+                nnodes = 1;
+                per_node = run;
+            }
+        }
+        if (r < size) {
+            run_node = v->data.uint32;
+            run = 1;
+        }
+    }
+    if (0 == nnodes || !add_block(s, ROOM, start, nnodes, per_node) ||
+        strlen(s) + 2 > ROOM) {
+        free(s);
+        return PMIX_ERR_NOT_FOUND;
+    }
+    strcat(s, ")");
+    *out = s;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t pmi_job_attr(server_peer_t *peer, const char *key, char **value)
+{
+    uint32_t n;
+
+    *value = NULL;
+    if (0 == strcmp(key, "PMI_process_mapping")) {
+        return process_mapping(peer->pmi->proc.nspace, value);
+    }
+    if (0 == strcmp(key, "universeSize")) {
+        n = pmi_universe_size(peer);
+    } else if (0 == strcmp(key, "appnum")) {
+        n = pmi_appnum(peer);
+    } else {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    return asprintf(value, "%u", n) < 0 ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+/* ---- Replies and input ------------------------------------------------- */
+
+static void handle_input(server_peer_t *peer);
+
+void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
+               const pmix_data_buffer_t *payload)
+{
+    pmi_conn_t *c = peer->pmi;
+    pmix_data_buffer_t body;
+    pmix_status_t status = PMIX_ERR_UNPACK_FAILURE;
+
+    if (!c->busy || tag != c->tag) {
+        return; /* the answer to a request nobody waits for (ABORT) */
+    }
+    PMIX_DATA_BUFFER_CONSTRUCT(&body);
+    if (NULL != payload && NULL != payload->unpack_ptr &&
+        PMIX_SUCCESS == PMIx_Data_copy_payload(&body, (pmix_data_buffer_t *)payload)) {
+        protocol_unpack_status(&body, &status);
+    }
+    pmi_done_t done = c->done;
+    c->busy = false;
+    c->done = NULL;
+    peer_retain(peer);
+    done(peer, status, &body);
+    PMIX_DATA_BUFFER_DESTRUCT(&body);
+    if (peer_is_open(peer) && !c->processing) {
+        handle_input(peer);
+        if (peer_is_open(peer)) {
+            event_add(peer->reading, NULL);
+        }
+    }
+    peer_release(peer);
+}
+
+/* Handle whole commands while no request is in flight. */
+static void handle_input(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+    static pmi_cmd_t cmd; /* the progress thread's alone; too big for a stack */
+
+    c->processing = true;
+    while (peer_is_open(peer) && !c->busy && c->len > 0) {
+        size_t start = 0, cmdlen = 0;
+        int version = c->version;
+        pmix_status_t rc = 1 == version ? pmi_frame_v1(c->in, c->len, &cmdlen)
+                                        : pmi_frame_v2(c->in, c->len, &start, &cmdlen);
+        if (PMIX_ERR_WOULD_BLOCK == rc) {
+            break;
+        }
+        /* PMI-1 text is parsed without its final newline, so the '\0'
+         * the parser writes stays inside the command. */
+        if (PMIX_SUCCESS == rc) {
+            rc = 1 == version ? pmi_parse_v1(c->in, cmdlen - 1, &cmd)
+                              : pmi_parse_v2(c->in + start, cmdlen - start, &cmd);
+        }
+        if (PMIX_SUCCESS != rc) {
+            pmi_fail(peer);
+            break;
+        }
+        pmi1_command(peer, &cmd);
+        if (!peer_is_open(peer)) {
+            break;
+        }
+        c->len -= cmdlen;
+        memmove(c->in, c->in + cmdlen, c->len);
+    }
+    if (peer_is_open(peer)) {
+        c->processing = false;
+    }
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg)
+{
+    server_peer_t *peer = arg;
+    pmi_conn_t *c = peer->pmi;
+
+    if (c->len >= INPUT_CAPACITY - 1) {
+        /* Full while a request is in flight: wait for its answer. */
+        event_del(peer->reading);
+        return;
+    }
+    ssize_t n = recv(fd, c->in + c->len, INPUT_CAPACITY - 1 - c->len, MSG_DONTWAIT);
+    if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno || EINTR == errno)) {
+        return;
+    }
+    peer_retain(peer);
+    if (n <= 0) {
+        peer_close(peer);
+    } else {
+        c->len += (size_t)n;
+        if (!c->processing) {
+            handle_input(peer);
+        }
+    }
+    peer_release(peer);
+}
+
+void pmi_peer_closed(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+    if (NULL == c) {
+        return;
+    }
+    free(c->in);
+    free(c);
+    peer->pmi = NULL;
+}
+
+/* ---- Connections --------------------------------------------------------- */
+
+/* Serve proc over fd (taken over whatever happens). */
+static pmix_status_t attach(const pmix_proc_t *proc, int fd)
+{
+    const server_client_t *client = nspace_find_client(proc);
+    pmi_conn_t *c = NULL;
+    char *in = NULL;
+
+    if (NULL == client || NULL == (c = calloc(1, sizeof(*c))) ||
+        NULL == (in = malloc(INPUT_CAPACITY))) {
+        free(c);
+        close(fd);
+        return NULL == client ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM;
+    }
+    server_peer_t *peer = peer_open(fd, 0, client->uid, client->gid, on_readable);
+    if (NULL == peer) {
+        free(in);
+        free(c);
+        return PMIX_ERR_NOMEM;
+    }
+    c->version = 1;
+    c->proc = *proc;
+    c->in = in;
+    peer->pmi = c;
+    return PMIX_SUCCESS;
+}
+
+typedef struct setup_op {
+    pmix_proc_t proc;
+    int fd;
+} setup_op_t;
+
+static pmix_status_t setup_in_thread(void *arg)
+{
+    setup_op_t *op = arg;
+    int fd = op->fd;
+    op->fd = -1;
+    return attach(&op->proc, fd);
+}
+
+/* Set name to value in *env. */
+static pmix_status_t env_put(char ***env, const char *name, const char *value)
+{
+    size_t len = strlen(name), n = 0;
+    char *entry;
+
+    if (asprintf(&entry, "%s=%s", name, value) < 0) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (char **e = *env; NULL != e && NULL != *e; e++, n++) {
+        if (0 == strncmp(*e, name, len) && '=' == (*e)[len]) {
+            free(*e);
+            *e = entry;
+            return PMIX_SUCCESS;
+        }
+    }
+    char **grown = realloc(*env, (n + 2) * sizeof(*grown));
+    if (NULL == grown) {
+        free(entry);
+        return PMIX_ERR_NOMEM;
+    }
+    grown[n] = entry;
+    grown[n + 1] = NULL;
+    *env = grown;
+    return PMIX_SUCCESS;
+}
+
+typedef struct size_op {
+    pmix_proc_t proc;
+    uint32_t size;
+} size_op_t;
+
+static pmix_status_t size_in_thread(void *arg)
+{
+    size_op_t *op = arg;
+    op->size = job_u32(op->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    return 0 == op->size ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)
+{
+    int sv[2];
+    char num[32];
+    pmix_status_t rc;
+
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == proc || NULL == env || NULL == fd || !PMIX_RANK_IS_VALID(proc->rank)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    size_op_t size = {.proc = *proc};
+    if (PMIX_SUCCESS != (rc = server_run_sync(size_in_thread, &size))) {
+        return rc;
+    }
+    if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    char nspace[PMIX_MAX_NSLEN + 1];
+    PMIX_LOAD_NSPACE(nspace, proc->nspace);
+    snprintf(num, sizeof(num), "%d", sv[1]);
+    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_FD", num)) ||
+        PMIX_SUCCESS != (rc = env_put(env, "PMI_JOBID", nspace))) {
+        goto fail;
+    }
+    snprintf(num, sizeof(num), "%u", proc->rank);
+    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_RANK", num))) {
+        goto fail;
+    }
+    snprintf(num, sizeof(num), "%u", size.size);
+    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_SIZE", num))) {
+        goto fail;
+    }
+    setup_op_t op = {.proc = *proc, .fd = sv[0]};
+    rc = server_run_sync(setup_in_thread, &op);
+    sv[0] = op.fd; /* -1 once taken over */
+    if (PMIX_SUCCESS != rc) {
+        goto fail;
+    }
+    *fd = sv[1];
+    return PMIX_SUCCESS;
+
+fail:
+    if (sv[0] >= 0) {
+        close(sv[0]);
+    }
+    close(sv[1]);
+    return rc;
+}

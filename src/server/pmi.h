@@ -1,0 +1,93 @@
+/*
+ * pmi.h - what pmi.c, pmi1.c and pmi2.c share: a PMI wire connection and
+ * the requests it makes of the rest of the server. Private.
+ *
+ * A PMI connection is a server_peer_t whose bytes are PMI text. Each
+ * command becomes the request a PMIx client would send (HELLO, COMMIT,
+ * FENCE, GET, ...), dispatched as if read from the socket, so PMI ranks
+ * and PMIx ranks share one store, one fence and one host. The reply comes
+ * back to the command's continuation, which words the PMI answer. A PMI
+ * client waits for each answer, so one request at a time is in flight;
+ * input that arrives meanwhile waits in the buffer.
+ */
+#ifndef DROVER_PMI_H
+#define DROVER_PMI_H
+
+#include "pmi_parse.h"
+#include "server.h"
+
+/* The answer to a request: its status and the reply's body after it. */
+typedef void (*pmi_done_t)(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body);
+
+typedef struct pmi_conn {
+    int version;                 /* 1 until "init pmi_version=2" */
+    pmix_proc_t proc;            /* whom the connection serves */
+    bool initialized;            /* HELLO accepted */
+    char *in;                    /* input not yet handled */
+    size_t len;
+    bool processing;             /* in handle_input: no re-entry */
+    bool busy;                   /* a request is in flight */
+    uint32_t tag;                /* ... with this tag */
+    pmi_done_t done;             /* ... answered by this */
+    char key[PMIX_MAX_KEYLEN + 1]; /* the key a GET or LOOKUP asked for */
+    char thrid[64];              /* PMI-2: the thread id to echo */
+    int get_style;               /* pmi2.c: which command a GET answers */
+} pmi_conn_t;
+
+/* ---- pmi.c ------------------------------------------------------------ */
+
+/* Send PMI text: as is for PMI-1, behind its length prefix for PMI-2. */
+void pmi_send(server_peer_t *peer, const char *text, size_t len);
+
+/* A protocol error: the connection is closed. */
+void pmi_fail(server_peer_t *peer);
+
+/* Become the client (HELLO); done gets the answer. */
+void pmi_hello(server_peer_t *peer, pmi_done_t done);
+
+/* Put key=value as the client's committed, global data. */
+pmix_status_t pmi_put(server_peer_t *peer, const char *key, const char *value);
+
+/* Fence the client's whole job, its data exchanged. */
+void pmi_fence(server_peer_t *peer, pmi_done_t done);
+
+/* Get key, put by any process of nspace (NULL or "": the client's own
+ * job); answered at once, found or not. The body goes to pmi_get_value. */
+void pmi_get(server_peer_t *peer, const char *nspace, const char *key, pmi_done_t done);
+
+/* The value key has in a GET answer, as text (caller frees):
+ * PMIX_ERR_NOT_FOUND when absent, PMIX_ERR_TYPE_MISMATCH when the value is
+ * not text (a PMIx process put a number). */
+pmix_status_t pmi_get_value(pmix_data_buffer_t *body, const char *key, char **value);
+
+/* The job attributes hydra gives a PMI client, by their PMI names
+ * (PMI_process_mapping, universeSize, ...), as text (caller frees);
+ * PMIX_ERR_NOT_FOUND for any other key. */
+pmix_status_t pmi_job_attr(server_peer_t *peer, const char *key, char **value);
+
+/* The client's appnum, its job's size, and the universe's. */
+uint32_t pmi_appnum(server_peer_t *peer);
+uint32_t pmi_job_size(server_peer_t *peer);
+uint32_t pmi_universe_size(server_peer_t *peer);
+
+/* Publish, look up and unpublish a service name (port: its value). */
+void pmi_publish(server_peer_t *peer, const char *name, const char *port, pmi_done_t done);
+void pmi_lookup(server_peer_t *peer, const char *name, pmi_done_t done);
+void pmi_unpublish(server_peer_t *peer, const char *name, pmi_done_t done);
+
+/* The port a LOOKUP answer found (caller frees). */
+pmix_status_t pmi_lookup_value(pmix_data_buffer_t *body, const char *name, char **port);
+
+/* Abort the job with exit code and message; no answer is due. */
+void pmi_abort(server_peer_t *peer, int code, const char *msg);
+
+/* PMIx_Finalize; done gets the answer. */
+void pmi_finalize(server_peer_t *peer, pmi_done_t done);
+
+/* ---- pmi1.c ------------------------------------------------- */
+
+/* Handle one parsed command. */
+void pmi1_command(server_peer_t *peer, pmi_cmd_t *cmd);
+
+
+#endif /* DROVER_PMI_H */

@@ -1,0 +1,278 @@
+/*
+ * pmi_wire.c - a PMI-1 client speaking the wire protocol itself over
+ * PMI_FD, to test what MPICH cannot show: every command's answer, a PMI
+ * rank and a PMIx rank sharing data, and what bad input does.
+ *
+ *   pmi_wire attrs        every PMI-1 command, checked; PASS line per rank
+ *   pmi_wire interop      rank 0 speaks PMIx, the others PMI-1; each reads
+ *                         what the other kind put
+ *   pmi_wire bad KIND     sends bad input, expects the server to hang up
+ *   pmi_wire abort CODE   asks the job to end with CODE
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pmix.h"
+
+static int fd = -1, rank, size;
+
+static void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "FAIL rank %d: ", rank);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(1);
+}
+
+static void send_text(const char *text, size_t len)
+{
+    while (len > 0) {
+        ssize_t n = write(fd, text, len);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            die("write: %s", strerror(errno));
+        }
+        text += n;
+        len -= (size_t)n;
+    }
+}
+
+/* One reply line, without its newline; NULL at the end of the stream. */
+static char *recv_line(void)
+{
+    static char line[4096];
+    size_t len = 0;
+    while (len < sizeof(line) - 1) {
+        ssize_t n = read(fd, line + len, 1);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            return NULL;
+        }
+        if ('\n' == line[len]) {
+            break;
+        }
+        len++;
+    }
+    line[len] = '\0';
+    return line;
+}
+
+/* Send a command, return its one-line answer. */
+static char *ask(const char *fmt, ...)
+{
+    char cmd[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(cmd, sizeof(cmd), fmt, ap);
+    va_end(ap);
+    send_text(cmd, (size_t)n);
+    char *reply = recv_line();
+    if (NULL == reply) {
+        die("no answer to %s", cmd);
+    }
+    return reply;
+}
+
+static void expect(const char *got, const char *want)
+{
+    if (0 != strcmp(got, want)) {
+        die("got '%s', expected '%s'", got, want);
+    }
+}
+
+static void pmi_init(void)
+{
+    const char *env = getenv("PMI_FD");
+    if (NULL == env || NULL == getenv("PMI_RANK") || NULL == getenv("PMI_SIZE") ||
+        NULL == getenv("PMI_JOBID")) {
+        die("PMI_FD, PMI_RANK, PMI_SIZE or PMI_JOBID missing");
+    }
+    fd = atoi(env);
+    rank = atoi(getenv("PMI_RANK"));
+    size = atoi(getenv("PMI_SIZE"));
+    expect(ask("cmd=init pmi_version=1 pmi_subversion=1\n"),
+           "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
+}
+
+static void attrs(void)
+{
+    char want[512];
+    const char *kvs = getenv("PMI_JOBID");
+
+    pmi_init();
+    expect(ask("cmd=get_maxes\n"), "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024");
+    expect(ask("cmd=get_appnum\n"), "cmd=appnum appnum=0");
+    snprintf(want, sizeof(want), "cmd=my_kvsname kvsname=%s", kvs);
+    expect(ask("cmd=get_my_kvsname\n"), want);
+    /* The slots of the allocation, at least the job's size (hydra says
+     * -1 unless told with -usize). */
+    int universe = 0;
+    const char *reply = ask("cmd=get_universe_size\n");
+    if (1 != sscanf(reply, "cmd=universe_size size=%d", &universe) || universe < size) {
+        die("universe size: '%s'", reply);
+    }
+    snprintf(want, sizeof(want), "cmd=get_result rc=0 msg=success value=(vector,(0,1,%d))", size);
+    expect(ask("cmd=get kvsname=%s key=PMI_process_mapping\n", kvs), want);
+    expect(ask("cmd=get kvsname=%s key=nokey\n", kvs),
+           "cmd=get_result rc=-1 msg=key_nokey_not_found value=unknown");
+    expect(ask("cmd=put kvsname=%s key=k%d value=v%d=x\n", kvs, rank, rank),
+           "cmd=put_result rc=0 msg=success");
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    for (int r = 0; r < size; r++) {
+        snprintf(want, sizeof(want), "cmd=get_result rc=0 msg=success value=v%d=x", r);
+        expect(ask("cmd=get kvsname=%s key=k%d\n", kvs, r), want);
+    }
+    /* Names: rank 0 publishes, everybody finds it, rank 0 withdraws it. */
+    if (0 == rank) {
+        expect(ask("cmd=publish_name service=svc-%s port=tcp://x:1\n", kvs),
+               "cmd=publish_result info=ok rc=0 msg=success");
+    }
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    expect(ask("cmd=lookup_name service=svc-%s\n", kvs),
+           "cmd=lookup_result port=tcp://x:1 info=ok rc=0 msg=success");
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    if (0 == rank) {
+        expect(ask("cmd=unpublish_name service=svc-%s\n", kvs),
+               "cmd=unpublish_result info=ok rc=0 msg=success");
+        expect(ask("cmd=lookup_name service=svc-%s\n", kvs),
+               "cmd=lookup_result rc=1 msg=service_not_found");
+        expect(ask("cmd=unpublish_name service=svc-%s\n", kvs),
+               "cmd=unpublish_result info=ok rc=1 msg=service_not_found");
+    }
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS attrs rank %d\n", rank);
+}
+
+static void interop_pmix(void)
+{
+    pmix_proc_t me, peer;
+    pmix_value_t v, *got = NULL;
+    pmix_info_t info;
+    bool collect = true;
+
+    if (PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
+        die("PMIx_Init failed");
+    }
+    rank = (int)me.rank;
+    PMIX_VALUE_LOAD(&v, "from-pmix", PMIX_STRING);
+    if (PMIX_SUCCESS != PMIx_Put(PMIX_GLOBAL, "pmix-key", &v) || PMIX_SUCCESS != PMIx_Commit()) {
+        die("PMIx_Put/Commit failed");
+    }
+    PMIX_VALUE_DESTRUCT(&v);
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    if (PMIX_SUCCESS != PMIx_Fence(NULL, 0, &info, 1)) {
+        die("PMIx_Fence failed");
+    }
+    PMIX_LOAD_PROCID(&peer, me.nspace, 1);
+    if (PMIX_SUCCESS != PMIx_Get(&peer, "pmi-key", NULL, 0, &got) ||
+        PMIX_STRING != got->type || 0 != strcmp(got->data.string, "from-pmi-1")) {
+        die("PMIx_Get of what PMI rank 1 put failed");
+    }
+    PMIX_VALUE_RELEASE(got);
+    PMIx_Finalize(NULL, 0);
+    printf("PASS interop pmix rank %d\n", rank);
+}
+
+static void interop_pmi(void)
+{
+    const char *kvs = getenv("PMI_JOBID");
+    char want[256];
+
+    pmi_init();
+    expect(ask("cmd=put kvsname=%s key=pmi-key value=from-pmi-%d\n", kvs, rank),
+           "cmd=put_result rc=0 msg=success");
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    snprintf(want, sizeof(want), "cmd=get_result rc=0 msg=success value=from-pmix");
+    expect(ask("cmd=get kvsname=%s key=pmix-key\n", kvs), want);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS interop pmi rank %d\n", rank);
+}
+
+/* The server must hang up, within seconds. */
+static void expect_hangup(const char *kind)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    char buf[256];
+    for (;;) {
+        if (poll(&p, 1, 20000) <= 0) {
+            die("%s: the server neither answered nor hung up", kind);
+        }
+        ssize_t n = read(fd, buf, sizeof(buf));
+        if (0 == n || (n < 0 && ECONNRESET == errno)) {
+            printf("PASS bad %s rank %d\n", kind, rank);
+            return;
+        }
+        if (n < 0) {
+            die("%s: read: %s", kind, strerror(errno));
+        }
+    }
+}
+
+static void bad(const char *kind)
+{
+    const char *env = getenv("PMI_FD");
+    fd = NULL != env ? atoi(env) : -1;
+    rank = atoi(getenv("PMI_RANK"));
+    if (0 == strcmp(kind, "noinit")) {
+        send_text("cmd=get_maxes\n", 14);
+    } else if (0 == strcmp(kind, "garbage")) {
+        send_text("hello there\n", 12);
+    } else if (0 == strcmp(kind, "nul")) {
+        send_text("cmd=init\0 pmi_version=1\n", 24);
+    } else if (0 == strcmp(kind, "long")) {
+        /* More than any command may be, with no end of line. */
+        static char big[100000];
+        memset(big, 'x', sizeof(big));
+        memcpy(big, "cmd=put key=", 12);
+        send_text(big, sizeof(big));
+    } else {
+        pmi_init();
+        if (0 == strcmp(kind, "unknown")) {
+            send_text("cmd=frobnicate\n", 15);
+        } else if (0 == strcmp(kind, "nokey")) {
+            send_text("cmd=get kvsname=x\n", 18);
+        } else if (0 == strcmp(kind, "twice")) {
+            send_text("cmd=init pmi_version=1 pmi_subversion=1\n", 40);
+        } else {
+            die("unknown kind %s", kind);
+        }
+    }
+    expect_hangup(kind);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && 0 == strcmp(argv[1], "attrs")) {
+        attrs();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "interop")) {
+        if (0 == atoi(getenv("PMI_RANK"))) {
+            interop_pmix();
+        } else {
+            interop_pmi();
+        }
+    } else if (argc > 2 && 0 == strcmp(argv[1], "bad")) {
+        bad(argv[2]);
+    } else if (argc > 2 && 0 == strcmp(argv[1], "abort")) {
+        pmi_init();
+        char cmd[64];
+        int n = snprintf(cmd, sizeof(cmd), "cmd=abort exitcode=%d\n", atoi(argv[2]));
+        send_text(cmd, (size_t)n);
+        pause();
+    } else {
+        fprintf(stderr, "usage: pmi_wire attrs|interop|bad KIND|abort CODE\n");
+        return 2;
+    }
+    return 0;
+}

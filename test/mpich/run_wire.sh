@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# run_wire.sh - drover run serves PMI-1 over each rank's PMI_FD: every
+# command answered as hydra answers it, a PMI rank and a PMIx rank reading
+# each other's data, abort's exit code, and bad input hung up on.
+source "$(dirname "$0")/../launcher/lib.sh"
+
+for n in 1 3; do
+  run -n "$n" --oversubscribe "$CLIENT" attrs
+  check "$n ranks: every PMI-1 command answered as hydra does ($rc)" \
+    test "$rc" -eq 0 -a "$(grep -c '^PASS attrs' <<<"$out")" -eq "$n"
+  report
+done
+
+run -n 3 --oversubscribe "$CLIENT" interop
+check "a PMIx rank and PMI-1 ranks read each other's data ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS interop pmix' <<<"$out")" -eq 1 \
+    -a "$(grep -c '^PASS interop pmi rank' <<<"$out")" -eq 2
+report
+
+run -n 2 --oversubscribe "$CLIENT" abort 13
+check "PMI-1 abort exitcode=13: drover exits 13 ($rc)" test "$rc" -eq 13
+check "... in seconds (${elapsed}s)" within 10
+check "... nothing left behind" no_leftovers
+
+for kind in noinit garbage nul long unknown nokey twice; do
+  run -n 1 "$CLIENT" bad "$kind"
+  check "bad input ($kind): the server hangs up ($rc)" \
+    grep -q "^PASS bad $kind" <<<"$out"
+  report
+done
+check "nothing left behind" no_leftovers
+done_testing
