@@ -359,6 +359,21 @@ uint32_t pmi_job_size(server_peer_t *peer)
     return job_u32(peer->pmi->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
 }
 
+uint32_t pmi_node_id(server_peer_t *peer)
+{
+    return job_u32(peer->pmi->proc.nspace, peer->pmi->proc.rank, PMIX_NODEID);
+}
+
+char *pmi_parent(server_peer_t *peer)
+{
+    const pmix_value_t *v = job_value(peer->pmi->proc.nspace, PMIX_RANK_WILDCARD,
+                                      PMIX_PARENT_ID);
+    if (NULL == v || PMIX_PROC != v->type || NULL == v->data.proc) {
+        return NULL;
+    }
+    return strndup(v->data.proc->nspace, PMIX_MAX_NSLEN);
+}
+
 uint32_t pmi_universe_size(server_peer_t *peer)
 {
     uint32_t n = job_u32(peer->pmi->proc.nspace, PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE);
@@ -450,6 +465,28 @@ pmix_status_t pmi_job_attr(server_peer_t *peer, const char *key, char **value)
 
 static void handle_input(server_peer_t *peer);
 
+void pmi_hold(server_peer_t *peer)
+{
+    peer->pmi->busy = true;
+    peer->pmi->done = NULL;
+}
+
+void pmi_resume(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+
+    c->busy = false;
+    c->done = NULL;
+    if (!c->processing) {
+        peer_retain(peer);
+        handle_input(peer);
+        if (peer_is_open(peer)) {
+            event_add(peer->reading, NULL);
+        }
+        peer_release(peer);
+    }
+}
+
 void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
                const pmix_data_buffer_t *payload)
 {
@@ -457,7 +494,7 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
     pmix_data_buffer_t body;
     pmix_status_t status = PMIX_ERR_UNPACK_FAILURE;
 
-    if (!c->busy || tag != c->tag) {
+    if (!c->busy || NULL == c->done || tag != c->tag) {
         return; /* the answer to a request nobody waits for (ABORT) */
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&body);
@@ -466,16 +503,12 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
         protocol_unpack_status(&body, &status);
     }
     pmi_done_t done = c->done;
-    c->busy = false;
     c->done = NULL;
     peer_retain(peer);
     done(peer, status, &body);
     PMIX_DATA_BUFFER_DESTRUCT(&body);
-    if (peer_is_open(peer) && !c->processing) {
-        handle_input(peer);
-        if (peer_is_open(peer)) {
-            event_add(peer->reading, NULL);
-        }
+    if (peer_is_open(peer)) {
+        pmi_resume(peer);
     }
     peer_release(peer);
 }
@@ -484,7 +517,7 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
 static void handle_input(server_peer_t *peer)
 {
     pmi_conn_t *c = peer->pmi;
-    static pmi_cmd_t cmd; /* the progress thread's alone; too big for a stack */
+    pmi_cmd_t *cmd = &c->cmd;
 
     c->processing = true;
     while (peer_is_open(peer) && !c->busy && c->len > 0) {
@@ -498,14 +531,18 @@ static void handle_input(server_peer_t *peer)
         /* PMI-1 text is parsed without its final newline, so the '\0'
          * the parser writes stays inside the command. */
         if (PMIX_SUCCESS == rc) {
-            rc = 1 == version ? pmi_parse_v1(c->in, cmdlen - 1, &cmd)
-                              : pmi_parse_v2(c->in + start, cmdlen - start, &cmd);
+            rc = 1 == version ? pmi_parse_v1(c->in, cmdlen - 1, cmd)
+                              : pmi_parse_v2(c->in + start, cmdlen - start, cmd);
         }
         if (PMIX_SUCCESS != rc) {
             pmi_fail(peer);
             break;
         }
-        pmi1_command(peer, &cmd);
+        if (1 == version) {
+            pmi1_command(peer, cmd);
+        } else {
+            pmi2_command(peer, cmd);
+        }
         if (!peer_is_open(peer)) {
             break;
         }
@@ -549,6 +586,7 @@ void pmi_peer_closed(server_peer_t *peer)
     if (NULL == c) {
         return;
     }
+    pmi2_peer_closed(peer);
     free(c->in);
     free(c);
     peer->pmi = NULL;

@@ -32,6 +32,8 @@ typedef struct pmi_conn {
     char key[PMIX_MAX_KEYLEN + 1]; /* the key a GET or LOOKUP asked for */
     char thrid[64];              /* PMI-2: the thread id to echo */
     int get_style;               /* pmi2.c: which command a GET answers */
+    pmi_cmd_t cmd;               /* the command being handled (its pairs
+                                  * point into in) */
 } pmi_conn_t;
 
 /* ---- pmi.c ------------------------------------------------------------ */
@@ -65,10 +67,21 @@ pmix_status_t pmi_get_value(pmix_data_buffer_t *body, const char *key, char **va
  * PMIX_ERR_NOT_FOUND for any other key. */
 pmix_status_t pmi_job_attr(server_peer_t *peer, const char *key, char **value);
 
-/* The client's appnum, its job's size, and the universe's. */
+/* The client's appnum, its job's size, the universe's, and its node. */
 uint32_t pmi_appnum(server_peer_t *peer);
 uint32_t pmi_job_size(server_peer_t *peer);
 uint32_t pmi_universe_size(server_peer_t *peer);
+uint32_t pmi_node_id(server_peer_t *peer);
+
+/* The namespace of the job that spawned the client's (caller frees), or
+ * NULL when it was not spawned. */
+char *pmi_parent(server_peer_t *peer);
+
+/* Hold the connection's input while it waits for something other than a
+ * request (a node attribute); pmi_resume, after answering, takes it up
+ * again. */
+void pmi_hold(server_peer_t *peer);
+void pmi_resume(server_peer_t *peer);
 
 /* Publish, look up and unpublish a service name (port: its value). */
 void pmi_publish(server_peer_t *peer, const char *name, const char *port, pmi_done_t done);
@@ -84,10 +97,14 @@ void pmi_abort(server_peer_t *peer, int code, const char *msg);
 /* PMIx_Finalize; done gets the answer. */
 void pmi_finalize(server_peer_t *peer, pmi_done_t done);
 
-/* ---- pmi1.c ------------------------------------------------- */
+/* ---- pmi1.c / pmi2.c ------------------------------------------------- */
 
 /* Handle one parsed command. */
 void pmi1_command(server_peer_t *peer, pmi_cmd_t *cmd);
+void pmi2_command(server_peer_t *peer, pmi_cmd_t *cmd);
+
+/* The connection is closing: forget what of it waits in pmi2.c. */
+void pmi2_peer_closed(server_peer_t *peer);
 
 
 #endif /* DROVER_PMI_H */

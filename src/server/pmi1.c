@@ -4,6 +4,8 @@
  * Design notes:
  *  - Every reply is worded as hydra words it (cmd=get_result rc=0
  *    msg=success value=...), since clients compare the strings.
+ *  - "init pmi_version=2" is how a PMI-2 client opens: it is answered in
+ *    PMI-1, and the connection continues in PMI-2 (pmi2.c).
  *  - Before init only init is accepted; an unknown command, or one
  *    missing a field, closes the connection: the client is not speaking
  *    PMI-1, and waiting for an answer that cannot come would hang it.
@@ -59,9 +61,14 @@ static void init(server_peer_t *peer, const pmi_cmd_t *cmd)
 {
     long version = 0;
 
-    if (peer->pmi->initialized || !pmi_int(cmd, "pmi_version", 1, 1, &version)) {
+    if (peer->pmi->initialized || !pmi_int(cmd, "pmi_version", 1, 2, &version)) {
         say(peer, "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=-1\n");
         peer_close_when_flushed(peer);
+        return;
+    }
+    if (2 == version) {
+        say(peer, "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n");
+        peer->pmi->version = 2;
         return;
     }
     pmi_hello(peer, hello_done);

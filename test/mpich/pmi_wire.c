@@ -6,6 +6,7 @@
  *   pmi_wire attrs        every PMI-1 command, checked; PASS line per rank
  *   pmi_wire interop      rank 0 speaks PMIx, the others PMI-1; each reads
  *                         what the other kind put
+ *   pmi_wire v2           every PMI-2 command, checked; PASS line per rank
  *   pmi_wire bad KIND     sends bad input, expects the server to hang up
  *   pmi_wire abort CODE   asks the job to end with CODE
  */
@@ -92,7 +93,7 @@ static void expect(const char *got, const char *want)
     }
 }
 
-static void pmi_init(void)
+static void pmi_init_version(int version)
 {
     const char *env = getenv("PMI_FD");
     if (NULL == env || NULL == getenv("PMI_RANK") || NULL == getenv("PMI_SIZE") ||
@@ -102,8 +103,18 @@ static void pmi_init(void)
     fd = atoi(env);
     rank = atoi(getenv("PMI_RANK"));
     size = atoi(getenv("PMI_SIZE"));
-    expect(ask("cmd=init pmi_version=1 pmi_subversion=1\n"),
-           "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
+    if (1 == version) {
+        expect(ask("cmd=init pmi_version=1 pmi_subversion=1\n"),
+               "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
+    } else {
+        expect(ask("cmd=init pmi_version=2 pmi_subversion=0\n"),
+               "cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0");
+    }
+}
+
+static void pmi_init(void)
+{
+    pmi_init_version(1);
 }
 
 static void attrs(void)
@@ -153,6 +164,94 @@ static void attrs(void)
     }
     expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
     printf("PASS attrs rank %d\n", rank);
+}
+
+/* ---- PMI-2 ---------------------------------------------------------- */
+
+/* Send a PMI-2 command (text without its length), return the reply's
+ * text. */
+static char *ask2(const char *fmt, ...)
+{
+    static char reply[4096];
+    char cmd[2048], len[7];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(cmd, sizeof(cmd) - 6, fmt, ap);
+    va_end(ap);
+    snprintf(len, sizeof(len), "%-6d", n);
+    send_text(len, 6);
+    send_text(cmd, (size_t)n);
+    size_t got = 0, want = 6;
+    while (got < want) {
+        ssize_t r = read(fd, reply + got, want - got);
+        if (r <= 0) {
+            die("no answer to %s", cmd);
+        }
+        got += (size_t)r;
+        if (6 == want && 6 == got) {
+            reply[6] = '\0';
+            want = 6 + (size_t)atoi(reply);
+            if (want >= sizeof(reply)) {
+                die("answer too long");
+            }
+            got = 0;
+            want -= 6;
+        }
+    }
+    reply[got] = '\0';
+    return reply;
+}
+
+static void v2(void)
+{
+    const char *kvs = getenv("PMI_JOBID");
+    char want[512];
+
+    pmi_init_version(2);
+    snprintf(want, sizeof(want),
+             "cmd=fullinit-response;pmi-version=2;pmi-subversion=0;rank=%d;size=%d;appnum=0;"
+             "debugged=FALSE;pmiverbose=FALSE;rc=0;", rank, size);
+    expect(ask2("cmd=fullinit;pmirank=%d;threaded=FALSE;", rank), want);
+    snprintf(want, sizeof(want), "cmd=job-getid-response;thrid=t1;jobid=%s;rc=0;", kvs);
+    expect(ask2("cmd=job-getid;thrid=t1;"), want);
+    expect(ask2("cmd=kvs-put;key=k%d;value=a;;b%d;", rank, rank), "cmd=kvs-put-response;rc=0;");
+    expect(ask2("cmd=kvs-fence;"), "cmd=kvs-fence-response;rc=0;");
+    for (int r = 0; r < size; r++) {
+        snprintf(want, sizeof(want), "cmd=kvs-get-response;found=TRUE;value=a;;b%d;rc=0;", r);
+        expect(ask2("cmd=kvs-get;jobid=%s;srcid=-1;key=k%d;", kvs, r), want);
+    }
+    expect(ask2("cmd=kvs-get;key=nokey;"), "cmd=kvs-get-response;found=FALSE;rc=0;");
+    snprintf(want, sizeof(want),
+             "cmd=info-getjobattr-response;found=TRUE;value=(vector,(0,1,%d));rc=0;", size);
+    expect(ask2("cmd=info-getjobattr;key=PMI_process_mapping;"), want);
+    expect(ask2("cmd=info-getjobattr;key=k0;"),
+           "cmd=info-getjobattr-response;found=TRUE;value=a;;b0;rc=0;");
+    /* Rank 0 puts a node attribute a moment after the others ask to wait
+     * for it. */
+    if (0 == rank) {
+        expect(ask2("cmd=info-getnodeattr;key=shm;"),
+               "cmd=info-getnodeattr-response;found=FALSE;rc=0;");
+        usleep(200000);
+        expect(ask2("cmd=info-putnodeattr;key=shm;value=/dev/shm/x;"),
+               "cmd=info-putnodeattr-response;rc=0;");
+    }
+    expect(ask2("cmd=info-getnodeattr;key=shm;wait=TRUE;"),
+           "cmd=info-getnodeattr-response;found=TRUE;value=/dev/shm/x;rc=0;");
+    if (0 == rank) {
+        expect(ask2("cmd=name-publish;name=v2-%s;port=p;;1;", kvs),
+               "cmd=name-publish-response;rc=0;");
+    }
+    expect(ask2("cmd=kvs-fence;"), "cmd=kvs-fence-response;rc=0;");
+    expect(ask2("cmd=name-lookup;name=v2-%s;", kvs),
+           "cmd=name-lookup-response;port=p;;1;found=TRUE;rc=0;");
+    expect(ask2("cmd=kvs-fence;"), "cmd=kvs-fence-response;rc=0;");
+    if (0 == rank) {
+        expect(ask2("cmd=name-unpublish;name=v2-%s;", kvs), "cmd=name-unpublish-response;rc=0;");
+        expect(ask2("cmd=name-lookup;name=v2-%s;", kvs),
+               "cmd=name-lookup-response;found=FALSE;rc=1;");
+    }
+    expect(ask2("cmd=finalize;"), "cmd=finalize-response;rc=0;");
+    printf("PASS v2 rank %d\n", rank);
 }
 
 static void interop_pmix(void)
@@ -237,6 +336,27 @@ static void bad(const char *kind)
         memset(big, 'x', sizeof(big));
         memcpy(big, "cmd=put key=", 12);
         send_text(big, sizeof(big));
+    } else if (0 == strncmp(kind, "v2-", 3)) {
+        pmi_init_version(2);
+        if (0 == strcmp(kind, "v2-length")) {
+            send_text("12a   cmd=finalize;", 19);
+        } else if (0 == strcmp(kind, "v2-zero")) {
+            send_text("0     ", 6);
+        } else if (0 == strcmp(kind, "v2-huge")) {
+            send_text("999999cmd=kvs-put;", 18);
+        } else if (0 == strcmp(kind, "v2-unended")) {
+            send_text("12    cmd=finalize", 18);
+            send_text("x", 1); /* 12 bytes, the value never ended by ';' */
+        } else if (0 == strcmp(kind, "v2-rank")) {
+            char cmd[64];
+            int n = snprintf(cmd, sizeof(cmd), "cmd=fullinit;pmirank=%d;", rank + 1);
+            char len[8];
+            snprintf(len, sizeof(len), "%-6d", n);
+            send_text(len, 6);
+            send_text(cmd, (size_t)n);
+        } else {
+            die("unknown kind %s", kind);
+        }
     } else {
         pmi_init();
         if (0 == strcmp(kind, "unknown")) {
@@ -256,6 +376,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && 0 == strcmp(argv[1], "attrs")) {
         attrs();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {
+        v2();
     } else if (argc > 1 && 0 == strcmp(argv[1], "interop")) {
         if (0 == atoi(getenv("PMI_RANK"))) {
             interop_pmix();
@@ -271,7 +393,7 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|interop|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|interop|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;

@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # run_wire.sh - drover run serves PMI-1 over each rank's PMI_FD: every
 # command answered as hydra answers it, a PMI rank and a PMIx rank reading
-# each other's data, abort's exit code, and bad input hung up on.
+# each other's data, abort's exit code, and bad input hung up on. The same
+# for PMI-2.
 source "$(dirname "$0")/../launcher/lib.sh"
 
 for n in 1 3; do
   run -n "$n" --oversubscribe "$CLIENT" attrs
   check "$n ranks: every PMI-1 command answered as hydra does ($rc)" \
     test "$rc" -eq 0 -a "$(grep -c '^PASS attrs' <<<"$out")" -eq "$n"
+  report
+done
+
+for n in 1 3; do
+  run -n "$n" --oversubscribe "$CLIENT" v2
+  check "$n ranks: every PMI-2 command answered as hydra does ($rc)" \
+    test "$rc" -eq 0 -a "$(grep -c '^PASS v2' <<<"$out")" -eq "$n"
   report
 done
 
@@ -22,7 +30,8 @@ check "PMI-1 abort exitcode=13: drover exits 13 ($rc)" test "$rc" -eq 13
 check "... in seconds (${elapsed}s)" within 10
 check "... nothing left behind" no_leftovers
 
-for kind in noinit garbage nul long unknown nokey twice; do
+for kind in noinit garbage nul long unknown nokey twice v2-length v2-zero v2-huge v2-unended \
+  v2-rank; do
   run -n 1 "$CLIENT" bad "$kind"
   check "bad input ($kind): the server hangs up ($rc)" \
     grep -q "^PASS bad $kind" <<<"$out"
