@@ -84,6 +84,16 @@ static void refuse(server_peer_t *peer, pmix_data_buffer_t *payload, pmi_done_t 
     }
 }
 
+void pmi_request(server_peer_t *peer, uint16_t command, pmix_data_buffer_t *payload,
+                 pmix_status_t packed, pmi_done_t done)
+{
+    if (PMIX_SUCCESS != packed) {
+        refuse(peer, payload, done, packed);
+    } else {
+        request(peer, command, payload, done);
+    }
+}
+
 /* The count of commits an ordered request (FENCE, GET) follows. */
 static pmix_status_t pack_commits(server_peer_t *peer, pmix_data_buffer_t *buf)
 {
@@ -456,7 +466,12 @@ pmix_status_t pmi_job_attr(server_peer_t *peer, const char *key, char **value)
     } else if (0 == strcmp(key, "appnum")) {
         n = pmi_appnum(peer);
     } else {
-        return PMIX_ERR_NOT_FOUND;
+        const char *preput = pmi_spawn_preput_value(peer->pmi->proc.nspace, key);
+        if (NULL == preput) {
+            return PMIX_ERR_NOT_FOUND;
+        }
+        *value = strdup(preput);
+        return NULL == *value ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
     }
     return asprintf(value, "%u", n) < 0 ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
@@ -587,6 +602,7 @@ void pmi_peer_closed(server_peer_t *peer)
         return;
     }
     pmi2_peer_closed(peer);
+    pmi_spawn_free(c->spawn);
     free(c->in);
     free(c);
     peer->pmi = NULL;
@@ -623,12 +639,18 @@ static pmix_status_t attach(const pmix_proc_t *proc, int fd)
 typedef struct setup_op {
     pmix_proc_t proc;
     int fd;
+    char **env;
 } setup_op_t;
 
 static pmix_status_t setup_in_thread(void *arg)
 {
     setup_op_t *op = arg;
     int fd = op->fd;
+    pmix_status_t rc = pmi_spawn_take_preputs(op->proc.nspace, op->env);
+
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
     op->fd = -1;
     return attach(&op->proc, fd);
 }
@@ -706,7 +728,7 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
     if (PMIX_SUCCESS != (rc = env_put(env, "PMI_SIZE", num))) {
         goto fail;
     }
-    setup_op_t op = {.proc = *proc, .fd = sv[0]};
+    setup_op_t op = {.proc = *proc, .fd = sv[0], .env = *env};
     rc = server_run_sync(setup_in_thread, &op);
     sv[0] = op.fd; /* -1 once taken over */
     if (PMIX_SUCCESS != rc) {

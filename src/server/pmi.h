@@ -16,6 +16,8 @@
 #include "pmi_parse.h"
 #include "server.h"
 
+typedef struct pmi_spawn pmi_spawn_t;
+
 /* The answer to a request: its status and the reply's body after it. */
 typedef void (*pmi_done_t)(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body);
 
@@ -32,11 +34,19 @@ typedef struct pmi_conn {
     char key[PMIX_MAX_KEYLEN + 1]; /* the key a GET or LOOKUP asked for */
     char thrid[64];              /* PMI-2: the thread id to echo */
     int get_style;               /* pmi2.c: which command a GET answers */
+    pmi_spawn_t *spawn;          /* PMI-1: spawn segments gathered so far */
+    long spawn_total;            /* ... of this many */
     pmi_cmd_t cmd;               /* the command being handled (its pairs
                                   * point into in) */
 } pmi_conn_t;
 
 /* ---- pmi.c ------------------------------------------------------------ */
+
+/* Dispatch a request (payload packed, or packed is the error that stopped
+ * it) as if the client had sent it; done (NULL: no answer awaited) gets
+ * the reply, perhaps before this returns. The payload is destructed. */
+void pmi_request(server_peer_t *peer, uint16_t command, pmix_data_buffer_t *payload,
+                 pmix_status_t packed, pmi_done_t done);
 
 /* Send PMI text: as is for PMI-1, behind its length prefix for PMI-2. */
 void pmi_send(server_peer_t *peer, const char *text, size_t len);
@@ -96,6 +106,39 @@ void pmi_abort(server_peer_t *peer, int code, const char *msg);
 
 /* PMIx_Finalize; done gets the answer. */
 void pmi_finalize(server_peer_t *peer, pmi_done_t done);
+
+/* ---- pmi_spawn.c -------------------------------------------------------- */
+
+/* A spawn being described. pmi_spawn_free accepts NULL. */
+pmi_spawn_t *pmi_spawn_new(void);
+void pmi_spawn_free(pmi_spawn_t *s);
+
+/* Apps added so far. */
+size_t pmi_spawn_count(const pmi_spawn_t *s);
+
+/* A key=value the new job's key-value space starts with. */
+pmix_status_t pmi_spawn_preput(pmi_spawn_t *s, const char *key, const char *value);
+
+/* Add an app: the program, how many processes, its arguments (argv[1]
+ * on) and MPI_Comm_spawn's info pairs. */
+pmix_status_t pmi_spawn_app(pmi_spawn_t *s, const char *cmd, long maxprocs,
+                            const char *const *args, size_t nargs, const char *const *keys,
+                            const char *const *values, size_t ninfo);
+
+/* Send the SPAWN request (s is taken over); done's body goes to
+ * pmi_spawn_jobid. */
+void pmi_spawn_start(server_peer_t *peer, pmi_spawn_t *s, pmi_done_t done);
+
+/* The new job's namespace in a SPAWN answer (caller frees). */
+pmix_status_t pmi_spawn_jobid(pmix_data_buffer_t *body, char **nspace);
+
+/* In the progress thread, for a process about to start: move the preput
+ * variables out of env (NULL-terminated, entries freed) into nspace's
+ * job-level data. */
+pmix_status_t pmi_spawn_take_preputs(const char *nspace, char **env);
+
+/* A preput value of nspace, or NULL. Borrowed. */
+const char *pmi_spawn_preput_value(const char *nspace, const char *key);
 
 /* ---- pmi1.c / pmi2.c ------------------------------------------------- */
 

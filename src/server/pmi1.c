@@ -4,6 +4,8 @@
  * Design notes:
  *  - Every reply is worded as hydra words it (cmd=get_result rc=0
  *    msg=success value=...), since clients compare the strings.
+ *  - A spawn comes as one mcmd block per app; the answer follows the
+ *    last (pmi_spawn.c).
  *  - "init pmi_version=2" is how a PMI-2 client opens: it is answered in
  *    PMI-1, and the connection continues in PMI-2 (pmi2.c).
  *  - Before init only init is accepted; an unknown command, or one
@@ -197,12 +199,71 @@ static void names(server_peer_t *peer, const char *what, const pmi_cmd_t *cmd)
     }
 }
 
+static void spawn_done(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body)
+{
+    say(peer, "cmd=spawn_result rc=%d\n", PMIX_SUCCESS == status ? 0 : -1);
+}
+
+/* Add one segment's app (and, from the first, the preputs) to s. */
+static bool add_segment(pmi_spawn_t *s, const pmi_cmd_t *cmd, bool first)
+{
+    long nprocs, nargs = 0, npreput = 0, ninfo = 0;
+    const char *exec = pmi_value(cmd, "execname");
+    const char **v = calloc(5 * PMI_MAX_PAIRS, sizeof(*v));
+    const char **args = v, **pkeys = v + PMI_MAX_PAIRS, **pvals = v + 2 * PMI_MAX_PAIRS,
+               **ikeys = v + 3 * PMI_MAX_PAIRS, **ivals = v + 4 * PMI_MAX_PAIRS;
+    bool ok = NULL != v && NULL != exec && pmi_int(cmd, "nprocs", 1, INT32_MAX, &nprocs) &&
+              (NULL == pmi_value(cmd, "argcnt") ||
+               pmi_int(cmd, "argcnt", 0, PMI_MAX_PAIRS, &nargs)) &&
+              (NULL == pmi_value(cmd, "preput_num") ||
+               pmi_int(cmd, "preput_num", 0, PMI_MAX_PAIRS, &npreput)) &&
+              (NULL == pmi_value(cmd, "info_num") ||
+               pmi_int(cmd, "info_num", 0, PMI_MAX_PAIRS, &ninfo)) &&
+              pmi_indexed(cmd, 0, cmd->n, "arg", 1, nargs, args) &&
+              pmi_indexed(cmd, 0, cmd->n, "preput_key_", 0, npreput, pkeys) &&
+              pmi_indexed(cmd, 0, cmd->n, "preput_val_", 0, npreput, pvals) &&
+              pmi_indexed(cmd, 0, cmd->n, "info_key_", 0, ninfo, ikeys) &&
+              pmi_indexed(cmd, 0, cmd->n, "info_val_", 0, ninfo, ivals);
+
+    for (long i = 0; ok && first && i < npreput; i++) {
+        ok = PMIX_SUCCESS == pmi_spawn_preput(s, pkeys[i], pvals[i]);
+    }
+    ok = ok && PMIX_SUCCESS == pmi_spawn_app(s, exec, nprocs, args, (size_t)nargs, ikeys, ivals,
+                                             (size_t)ninfo);
+    free(v);
+    return ok;
+}
+
+/* mcmd=spawn: one segment per app, numbered; the last one starts it. */
+static void spawn(server_peer_t *peer, const pmi_cmd_t *cmd)
+{
+    pmi_conn_t *c = peer->pmi;
+    long total, sofar;
+
+    if (!pmi_int(cmd, "totspawns", 1, PMI_MAX_PAIRS, &total) ||
+        !pmi_int(cmd, "spawnssofar", 1, total, &sofar) ||
+        (NULL == c->spawn && (1 != sofar || NULL == (c->spawn = pmi_spawn_new()))) ||
+        (NULL != c->spawn && 1 == sofar && 0 != pmi_spawn_count(c->spawn)) ||
+        (sofar > 1 && (total != c->spawn_total ||
+                       (size_t)sofar != pmi_spawn_count(c->spawn) + 1)) ||
+        !add_segment(c->spawn, cmd, 1 == sofar)) {
+        pmi_fail(peer);
+        return;
+    }
+    c->spawn_total = total;
+    if (sofar == total) {
+        pmi_spawn_t *s = c->spawn;
+        c->spawn = NULL;
+        pmi_spawn_start(peer, s, spawn_done);
+    }
+}
+
 void pmi1_command(server_peer_t *peer, pmi_cmd_t *cmd)
 {
     const char *name = cmd->pairs[0].value;
     pmi_conn_t *c = peer->pmi;
 
-    if (0 == strcmp(name, "init")) {
+    if (0 == strcmp(cmd->pairs[0].key, "cmd") && 0 == strcmp(name, "init")) {
         init(peer, cmd);
     } else if (!c->initialized) {
         pmi_fail(peer);
@@ -231,6 +292,8 @@ void pmi1_command(server_peer_t *peer, pmi_cmd_t *cmd)
         names(peer, "unpublish", cmd);
     } else if (0 == strcmp(name, "lookup_name")) {
         names(peer, "lookup", cmd);
+    } else if (0 == strcmp(cmd->pairs[0].key, "mcmd") && 0 == strcmp(name, "spawn")) {
+        spawn(peer, cmd);
     } else {
         pmi_fail(peer);
     }

@@ -322,6 +322,80 @@ void pmi2_peer_closed(server_peer_t *peer)
     }
 }
 
+/* ---- Spawn ------------------------------------------------------------------ */
+
+static void spawn_done(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body)
+{
+    char *nspace = NULL;
+    strbuf_t b = STRBUF_INIT;
+
+    if (PMIX_SUCCESS == status) {
+        status = pmi_spawn_jobid(body, &nspace);
+    }
+    start_reply(&b, peer, "spawn");
+    if (PMIX_SUCCESS == status) {
+        field(&b, "jobid", nspace);
+        field(&b, "nerrs", "0");
+    }
+    end_reply(&b, peer, PMIX_SUCCESS == status ? 0 : -1,
+              PMIX_SUCCESS == status ? NULL : PMIx_Error_string(status));
+    free(nspace);
+}
+
+/* One app: the pairs from its subcmd to the next. */
+static bool add_app(pmi_spawn_t *s, const pmi_cmd_t *cmd, size_t from, size_t to,
+                    const char **v)
+{
+    long maxprocs, argc, ninfo = 0;
+    const char **args = v, **keys = v + PMI_MAX_PAIRS, **vals = v + 2 * PMI_MAX_PAIRS;
+
+    return pmi_int_in(cmd, from, to, "maxprocs", 1, INT32_MAX, &maxprocs) &&
+           pmi_int_in(cmd, from, to, "argc", 0, PMI_MAX_PAIRS, &argc) &&
+           (NULL == pmi_value_in(cmd, from, to, "infokeycount") ||
+            pmi_int_in(cmd, from, to, "infokeycount", 0, PMI_MAX_PAIRS, &ninfo)) &&
+           pmi_indexed(cmd, from, to, "argv", 0, argc, args) &&
+           pmi_indexed(cmd, from, to, "infokey", 0, ninfo, keys) &&
+           pmi_indexed(cmd, from, to, "infoval", 0, ninfo, vals) &&
+           PMIX_SUCCESS == pmi_spawn_app(s, cmd->pairs[from].value, maxprocs, args,
+                                         (size_t)argc, keys, vals, (size_t)ninfo);
+}
+
+static void spawn(server_peer_t *peer, const pmi_cmd_t *cmd)
+{
+    long ncmds, npreput = 0;
+    pmi_spawn_t *s = pmi_spawn_new();
+    const char **v = calloc(3 * PMI_MAX_PAIRS, sizeof(*v));
+    size_t first = 0;
+    bool ok = NULL != s && NULL != v && pmi_int(cmd, "ncmds", 1, PMI_MAX_PAIRS, &ncmds);
+
+    /* The preputs come before the first subcmd. */
+    while (first < cmd->n && 0 != strcmp(cmd->pairs[first].key, "subcmd")) {
+        first++;
+    }
+    ok = ok && (NULL == pmi_value_in(cmd, 0, first, "preputcount") ||
+                pmi_int_in(cmd, 0, first, "preputcount", 0, PMI_MAX_PAIRS, &npreput)) &&
+         pmi_indexed(cmd, 0, first, "ppkey", 0, npreput, v) &&
+         pmi_indexed(cmd, 0, first, "ppval", 0, npreput, v + PMI_MAX_PAIRS);
+    for (long i = 0; ok && i < npreput; i++) {
+        ok = PMIX_SUCCESS == pmi_spawn_preput(s, v[i], v[PMI_MAX_PAIRS + i]);
+    }
+    for (size_t from = first; ok && from < cmd->n;) {
+        size_t to = from + 1;
+        while (to < cmd->n && 0 != strcmp(cmd->pairs[to].key, "subcmd")) {
+            to++;
+        }
+        ok = add_app(s, cmd, from, to, v);
+        from = to;
+    }
+    free(v);
+    if (!ok || NULL == s || (size_t)ncmds != pmi_spawn_count(s)) {
+        pmi_spawn_free(s);
+        pmi_fail(peer);
+        return;
+    }
+    pmi_spawn_start(peer, s, spawn_done);
+}
+
 /* ---- Names ----------------------------------------------------------------- */
 
 static void publish_done(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body)
@@ -406,6 +480,8 @@ void pmi2_command(server_peer_t *peer, pmi_cmd_t *cmd)
         names(peer, "unpublish", cmd);
     } else if (0 == strcmp(name, "name-lookup")) {
         names(peer, "lookup", cmd);
+    } else if (0 == strcmp(name, "spawn")) {
+        spawn(peer, cmd);
     } else if (0 == strcmp(name, "abort")) {
         abort_job(peer, cmd);
     } else if (0 == strcmp(name, "finalize")) {

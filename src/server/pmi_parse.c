@@ -12,6 +12,7 @@
  *    its own bytes, which the caller bounds with PMI_MAX_COMMAND.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,9 +170,9 @@ pmix_status_t pmi_parse_v2(char *text, size_t len, pmi_cmd_t *cmd)
     return check_first(cmd, "cmd", NULL);
 }
 
-const char *pmi_value(const pmi_cmd_t *cmd, const char *key)
+const char *pmi_value_in(const pmi_cmd_t *cmd, size_t from, size_t to, const char *key)
 {
-    for (size_t i = 0; i < cmd->n; i++) {
+    for (size_t i = from; i < to && i < cmd->n; i++) {
         if (0 == strcmp(cmd->pairs[i].key, key)) {
             return cmd->pairs[i].value;
         }
@@ -179,9 +180,15 @@ const char *pmi_value(const pmi_cmd_t *cmd, const char *key)
     return NULL;
 }
 
-bool pmi_int(const pmi_cmd_t *cmd, const char *key, long min, long max, long *out)
+const char *pmi_value(const pmi_cmd_t *cmd, const char *key)
 {
-    const char *v = pmi_value(cmd, key);
+    return pmi_value_in(cmd, 0, cmd->n, key);
+}
+
+bool pmi_int_in(const pmi_cmd_t *cmd, size_t from, size_t to, const char *key, long min,
+                long max, long *out)
+{
+    const char *v = pmi_value_in(cmd, from, to, key);
     char *end;
 
     if (NULL == v || '\0' == v[0]) {
@@ -193,5 +200,23 @@ bool pmi_int(const pmi_cmd_t *cmd, const char *key, long min, long max, long *ou
         return false;
     }
     *out = n;
+    return true;
+}
+
+bool pmi_int(const pmi_cmd_t *cmd, const char *key, long min, long max, long *out)
+{
+    return pmi_int_in(cmd, 0, cmd->n, key, min, max, out);
+}
+
+bool pmi_indexed(const pmi_cmd_t *cmd, size_t from, size_t to, const char *prefix, long base,
+                 long n, const char **out)
+{
+    for (long i = 0; i < n; i++) {
+        char key[64];
+        snprintf(key, sizeof(key), "%s%ld", prefix, base + i);
+        if (NULL == (out[i] = pmi_value_in(cmd, from, to, key))) {
+            return false;
+        }
+    }
     return true;
 }

@@ -56,11 +56,20 @@ pmix_status_t pmi_parse_v1(char *text, size_t len, pmi_cmd_t *cmd);
  * inside a value written ";;". The first pair is "cmd". */
 pmix_status_t pmi_parse_v2(char *text, size_t len, pmi_cmd_t *cmd);
 
-/* The value of the first pair named key, or NULL. */
+/* The value of the first pair named key, or NULL; _in: among the pairs
+ * from index from to before index to. */
 const char *pmi_value(const pmi_cmd_t *cmd, const char *key);
+const char *pmi_value_in(const pmi_cmd_t *cmd, size_t from, size_t to, const char *key);
 
 /* The value of key as an integer in [min, max]: false when absent, not a
  * whole decimal number, or out of range. */
 bool pmi_int(const pmi_cmd_t *cmd, const char *key, long min, long max, long *out);
+bool pmi_int_in(const pmi_cmd_t *cmd, size_t from, size_t to, const char *key, long min,
+                long max, long *out);
+
+/* The values of prefix<base> .. prefix<base + n - 1> (among pairs from ..
+ * to) into out[0 .. n - 1]: false when one is missing. */
+bool pmi_indexed(const pmi_cmd_t *cmd, size_t from, size_t to, const char *prefix, long base,
+                 long n, const char **out);
 
 #endif /* DROVER_PMI_PARSE_H */

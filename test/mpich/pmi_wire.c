@@ -7,6 +7,10 @@
  *   pmi_wire interop      rank 0 speaks PMIx, the others PMI-1; each reads
  *                         what the other kind put
  *   pmi_wire v2           every PMI-2 command, checked; PASS line per rank
+ *   pmi_wire spawn1|spawn2 DIR
+ *                         rank 0 spawns two children (pmi_wire child1 or
+ *                         child2, found through the path info key in DIR)
+ *                         in /tmp with a preput key, over PMI-1 or PMI-2
  *   pmi_wire bad KIND     sends bad input, expects the server to hang up
  *   pmi_wire abort CODE   asks the job to end with CODE
  */
@@ -254,6 +258,85 @@ static void v2(void)
     printf("PASS v2 rank %d\n", rank);
 }
 
+/* ---- Spawn ---------------------------------------------------------- */
+
+static void spawn1(const char *dir)
+{
+    pmi_init();
+    if (0 == rank) {
+        char cmd[1024];
+        int n = snprintf(cmd, sizeof(cmd),
+                         "mcmd=spawn\nnprocs=2\nexecname=pmi_wire\ntotspawns=1\nspawnssofar=1\n"
+                         "arg1=child1\narg2=two words\nargcnt=2\npreput_num=1\n"
+                         "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=tag#0$port#99$\n"
+                         "info_num=2\ninfo_key_0=wdir\ninfo_val_0=/tmp\ninfo_key_1=path\n"
+                         "info_val_1=%s\nendcmd\n", dir);
+        send_text(cmd, (size_t)n);
+        expect(recv_line(), "cmd=spawn_result rc=0");
+    }
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS spawn1 parent rank %d\n", rank);
+}
+
+static void spawn2(const char *dir)
+{
+    pmi_init_version(2);
+    char want[256];
+    snprintf(want, sizeof(want), "rank=%d;", rank);
+    if (NULL == strstr(ask2("cmd=fullinit;pmirank=%d;", rank), want)) {
+        die("fullinit");
+    }
+    if (0 == rank) {
+        const char *reply =
+            ask2("cmd=spawn;thrid=s;ncmds=2;preputcount=1;ppkey0=PARENT_ROOT_PORT_NAME;"
+                 "ppval0=p;;2;subcmd=pmi_wire;maxprocs=1;argc=1;argv0=child2;infokeycount=2;"
+                 "infokey0=path;infoval0=%s;infokey1=wdir;infoval1=/tmp;"
+                 "subcmd=%s/pmi_wire;maxprocs=1;argc=1;argv0=child2;infokeycount=1;"
+                 "infokey0=wdir;infoval0=/tmp;", dir, dir);
+        if (0 != strncmp(reply, "cmd=spawn-response;thrid=s;jobid=", 33) ||
+            NULL == strstr(reply, ";nerrs=0;rc=0;")) {
+            die("spawn answer '%s'", reply);
+        }
+    }
+    expect(ask2("cmd=finalize;"), "cmd=finalize-response;rc=0;");
+    printf("PASS spawn2 parent rank %d\n", rank);
+}
+
+/* A spawned child: it knows it was spawned, finds the preput key, and
+ * runs where and with what it was told. */
+static void child(int version, char **argv)
+{
+    char cwd[256];
+    const char *spawned = getenv("PMI_SPAWNED");
+    if (NULL == spawned || 0 != strcmp(spawned, "1")) {
+        die("PMI_SPAWNED is not 1");
+    }
+    if (NULL != getenv("DROVER_PMI_PREPUT_0")) {
+        die("the preput variables reached the program");
+    }
+    if (NULL == getcwd(cwd, sizeof(cwd)) || 0 != strcmp(cwd, "/tmp")) {
+        die("working directory %s, not /tmp", cwd);
+    }
+    if (1 == version) {
+        if (NULL == argv[2] || 0 != strcmp(argv[2], "two words")) {
+            die("arguments not passed");
+        }
+        pmi_init();
+        expect(ask("cmd=get kvsname=%s key=PARENT_ROOT_PORT_NAME\n", getenv("PMI_JOBID")),
+               "cmd=get_result rc=0 msg=success value=tag#0$port#99$");
+        expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    } else {
+        pmi_init_version(2);
+        if (NULL == strstr(ask2("cmd=fullinit;pmirank=%d;", rank), ";spawner-jobid=")) {
+            die("no spawner-jobid");
+        }
+        expect(ask2("cmd=info-getjobattr;key=PARENT_ROOT_PORT_NAME;"),
+               "cmd=info-getjobattr-response;found=TRUE;value=p;;2;rc=0;");
+        expect(ask2("cmd=finalize;"), "cmd=finalize-response;rc=0;");
+    }
+    printf("PASS child%d rank %d of %d\n", version, rank, size);
+}
+
 static void interop_pmix(void)
 {
     pmix_proc_t me, peer;
@@ -345,8 +428,8 @@ static void bad(const char *kind)
         } else if (0 == strcmp(kind, "v2-huge")) {
             send_text("999999cmd=kvs-put;", 18);
         } else if (0 == strcmp(kind, "v2-unended")) {
+            /* 12 bytes, the value never ended by ';' */
             send_text("12    cmd=finalize", 18);
-            send_text("x", 1); /* 12 bytes, the value never ended by ';' */
         } else if (0 == strcmp(kind, "v2-rank")) {
             char cmd[64];
             int n = snprintf(cmd, sizeof(cmd), "cmd=fullinit;pmirank=%d;", rank + 1);
@@ -376,6 +459,12 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && 0 == strcmp(argv[1], "attrs")) {
         attrs();
+    } else if (argc > 2 && 0 == strcmp(argv[1], "spawn1")) {
+        spawn1(argv[2]);
+    } else if (argc > 2 && 0 == strcmp(argv[1], "spawn2")) {
+        spawn2(argv[2]);
+    } else if (argc > 1 && 0 == strncmp(argv[1], "child", 5)) {
+        child(atoi(argv[1] + 5), argv);
     } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {
         v2();
     } else if (argc > 1 && 0 == strcmp(argv[1], "interop")) {
@@ -393,7 +482,7 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|v2|interop|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;

@@ -19,6 +19,18 @@ for n in 1 3; do
   report
 done
 
+dir=$(dirname "$CLIENT")
+run -n 2 --oversubscribe "$CLIENT" spawn1 "$dir"
+check "PMI-1 spawn: two children, in their wdir, found through path, with the preput key ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS child1 rank [01] of 2' <<<"$out")" -eq 2 \
+    -a "$(grep -c '^PASS spawn1 parent' <<<"$out")" -eq 2
+report
+run -n 2 --oversubscribe "$CLIENT" spawn2 "$dir"
+check "PMI-2 spawn of two apps: children told their spawner, with the preput key ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS child2 rank [01] of 2' <<<"$out")" -eq 2 \
+    -a "$(grep -c '^PASS spawn2 parent' <<<"$out")" -eq 2
+report
+
 run -n 3 --oversubscribe "$CLIENT" interop
 check "a PMIx rank and PMI-1 ranks read each other's data ($rc)" \
   test "$rc" -eq 0 -a "$(grep -c '^PASS interop pmix' <<<"$out")" -eq 1 \
