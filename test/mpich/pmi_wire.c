@@ -11,6 +11,8 @@
  *                         rank 0 spawns two children (pmi_wire child1 or
  *                         child2, found through the path info key in DIR)
  *                         in /tmp with a preput key, over PMI-1 or PMI-2
+ *   pmi_wire latency N    puts a key, fences, then times N gets of another
+ *                         rank's key (for bench/mpich); also under hydra
  *   pmi_wire bad KIND     sends bad input, expects the server to hang up
  *   pmi_wire abort CODE   asks the job to end with CODE
  */
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmix.h"
@@ -100,9 +103,8 @@ static void expect(const char *got, const char *want)
 static void pmi_init_version(int version)
 {
     const char *env = getenv("PMI_FD");
-    if (NULL == env || NULL == getenv("PMI_RANK") || NULL == getenv("PMI_SIZE") ||
-        NULL == getenv("PMI_JOBID")) {
-        die("PMI_FD, PMI_RANK, PMI_SIZE or PMI_JOBID missing");
+    if (NULL == env || NULL == getenv("PMI_RANK") || NULL == getenv("PMI_SIZE")) {
+        die("PMI_FD, PMI_RANK or PMI_SIZE missing");
     }
     fd = atoi(env);
     rank = atoi(getenv("PMI_RANK"));
@@ -126,6 +128,9 @@ static void attrs(void)
     char want[512];
     const char *kvs = getenv("PMI_JOBID");
 
+    if (NULL == kvs) {
+        die("no PMI_JOBID");
+    }
     pmi_init();
     expect(ask("cmd=get_maxes\n"), "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024");
     expect(ask("cmd=get_appnum\n"), "cmd=appnum appnum=0");
@@ -337,6 +342,35 @@ static void child(int version, char **argv)
     printf("PASS child%d rank %d of %d\n", version, rank, size);
 }
 
+static void latency(int n)
+{
+    char kvs[256];
+    struct timespec t0, t1;
+
+    pmi_init();
+    /* hydra gives no PMI_JOBID: ask, as MPICH does. */
+    if (1 != sscanf(ask("cmd=get_my_kvsname\n"), "cmd=my_kvsname kvsname=%255s", kvs)) {
+        die("no kvsname");
+    }
+    expect(ask("cmd=put kvsname=%s key=lat%d value=%0100d\n", kvs, rank, rank),
+           "cmd=put_result rc=0 msg=success");
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (int i = 0; i < n; i++) {
+        if (0 != strncmp(ask("cmd=get kvsname=%s key=lat%d\n", kvs, (rank + 1) % size),
+                         "cmd=get_result rc=0", 19)) {
+            die("get failed");
+        }
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    if (0 == rank) {
+        printf("get %.2f us\n",
+               ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) /
+                   1e3 / n);
+    }
+}
+
 static void interop_pmix(void)
 {
     pmix_proc_t me, peer;
@@ -465,6 +499,8 @@ int main(int argc, char **argv)
         spawn2(argv[2]);
     } else if (argc > 1 && 0 == strncmp(argv[1], "child", 5)) {
         child(atoi(argv[1] + 5), argv);
+    } else if (argc > 2 && 0 == strcmp(argv[1], "latency")) {
+        latency(atoi(argv[2]));
     } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {
         v2();
     } else if (argc > 1 && 0 == strcmp(argv[1], "interop")) {
@@ -482,7 +518,7 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|v2|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|latency N|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;
