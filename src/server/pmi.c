@@ -602,6 +602,7 @@ void pmi_peer_closed(server_peer_t *peer)
         return;
     }
     pmi2_peer_closed(peer);
+    pmi_port_forget(peer);
     pmi_spawn_free(c->spawn);
     free(c->in);
     free(c);
@@ -610,36 +611,51 @@ void pmi_peer_closed(server_peer_t *peer)
 
 /* ---- Connections --------------------------------------------------------- */
 
-/* Serve proc over fd (taken over whatever happens). */
-static pmix_status_t attach(const pmix_proc_t *proc, int fd)
+pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid)
 {
-    const server_client_t *client = nspace_find_client(proc);
-    pmi_conn_t *c = NULL;
-    char *in = NULL;
+    pmi_conn_t *c = calloc(1, sizeof(*c));
+    char *in = malloc(INPUT_CAPACITY);
 
-    if (NULL == client || NULL == (c = calloc(1, sizeof(*c))) ||
-        NULL == (in = malloc(INPUT_CAPACITY))) {
+    if (NULL == c || NULL == in) {
+        free(in);
         free(c);
         close(fd);
-        return NULL == client ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM;
+        return PMIX_ERR_NOMEM;
     }
-    server_peer_t *peer = peer_open(fd, 0, client->uid, client->gid, on_readable);
+    server_peer_t *peer = peer_open(fd, 0, uid, gid, on_readable);
     if (NULL == peer) {
         free(in);
         free(c);
         return PMIX_ERR_NOMEM;
     }
     c->version = 1;
-    c->proc = *proc;
+    if (NULL != proc) {
+        c->proc = *proc;
+        c->identified = true;
+    }
     c->in = in;
     peer->pmi = c;
     return PMIX_SUCCESS;
+}
+
+/* Serve proc, a registered client, over fd (taken over whatever happens). */
+static pmix_status_t attach(const pmix_proc_t *proc, int fd)
+{
+    const server_client_t *client = nspace_find_client(proc);
+
+    if (NULL == client) {
+        close(fd);
+        return PMIX_ERR_NOT_FOUND;
+    }
+    return pmi_adopt(fd, proc, client->uid, client->gid);
 }
 
 typedef struct setup_op {
     pmix_proc_t proc;
     int fd;
     char **env;
+    uint32_t id;                 /* PMI_ID on the port */
+    char address[32];            /* PMI_PORT */
 } setup_op_t;
 
 static pmix_status_t setup_in_thread(void *arg)
@@ -648,9 +664,11 @@ static pmix_status_t setup_in_thread(void *arg)
     int fd = op->fd;
     pmix_status_t rc = pmi_spawn_take_preputs(op->proc.nspace, op->env);
 
-    if (PMIX_SUCCESS != rc) {
+    if (PMIX_SUCCESS != rc || PMIX_SUCCESS != (rc = pmi_port_open()) ||
+        PMIX_SUCCESS != (rc = pmi_port_id(&op->proc, &op->id))) {
         return rc;
     }
+    snprintf(op->address, sizeof(op->address), "%s", pmi_port_address());
     op->fd = -1;
     return attach(&op->proc, fd);
 }
@@ -733,6 +751,13 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
     sv[0] = op.fd; /* -1 once taken over */
     if (PMIX_SUCCESS != rc) {
         goto fail;
+    }
+    snprintf(num, sizeof(num), "%u", op.id);
+    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_PORT", op.address)) ||
+        PMIX_SUCCESS != (rc = env_put(env, "PMI_ID", num))) {
+        /* The server end is served already: it closes when this does. */
+        close(sv[1]);
+        return rc;
     }
     *fd = sv[1];
     return PMIX_SUCCESS;

@@ -23,7 +23,8 @@ typedef void (*pmi_done_t)(server_peer_t *peer, pmix_status_t status, pmix_data_
 
 typedef struct pmi_conn {
     int version;                 /* 1 until "init pmi_version=2" */
-    pmix_proc_t proc;            /* whom the connection serves */
+    pmix_proc_t proc;            /* whom the connection serves ... */
+    bool identified;             /* ... once known (PMI_PORT: after initack) */
     bool initialized;            /* HELLO accepted */
     char *in;                    /* input not yet handled */
     size_t len;
@@ -106,6 +107,29 @@ void pmi_abort(server_peer_t *peer, int code, const char *msg);
 
 /* PMIx_Finalize; done gets the answer. */
 void pmi_finalize(server_peer_t *peer, pmi_done_t done);
+
+/* Serve a PMI connection on fd (taken over whatever happens) for proc, or
+ * for whoever identifies itself first (proc NULL: a PMI_PORT connection
+ * of a socket owned by uid). */
+pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid);
+
+/* ---- pmi_port.c --------------------------------------------------------- */
+
+/* Listen on 127.0.0.1 (once; later calls succeed at once). */
+pmix_status_t pmi_port_open(void);
+
+/* "127.0.0.1:<port>" for PMI_PORT; "" before pmi_port_open. Static. */
+const char *pmi_port_address(void);
+
+/* A new PMI_ID that identifies proc on the port. */
+pmix_status_t pmi_port_id(const pmix_proc_t *proc, uint32_t *id);
+
+/* initack pmiid=id: make peer the process id was given to, if its socket
+ * belongs to that process's user. */
+bool pmi_port_identify(server_peer_t *peer, long id);
+
+/* A port connection closes. */
+void pmi_port_forget(server_peer_t *peer);
 
 /* ---- pmi_spawn.c -------------------------------------------------------- */
 

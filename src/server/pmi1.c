@@ -258,12 +258,30 @@ static void spawn(server_peer_t *peer, const pmi_cmd_t *cmd)
     }
 }
 
+/* PMI_PORT's handshake: who it is, then its size, rank and debug flag. */
+static void initack(server_peer_t *peer, const pmi_cmd_t *cmd)
+{
+    long id;
+
+    if (peer->pmi->identified || !pmi_int(cmd, "pmiid", 1, INT32_MAX, &id) ||
+        !pmi_port_identify(peer, id)) {
+        pmi_fail(peer);
+        return;
+    }
+    say(peer, "cmd=initack\ncmd=set size=%u\ncmd=set rank=%u\ncmd=set debug=0\n",
+        pmi_job_size(peer), peer->pmi->proc.rank);
+}
+
 void pmi1_command(server_peer_t *peer, pmi_cmd_t *cmd)
 {
     const char *name = cmd->pairs[0].value;
     pmi_conn_t *c = peer->pmi;
 
-    if (0 == strcmp(cmd->pairs[0].key, "cmd") && 0 == strcmp(name, "init")) {
+    if (0 == strcmp(name, "initack")) {
+        initack(peer, cmd);
+    } else if (!c->identified) {
+        pmi_fail(peer);
+    } else if (0 == strcmp(cmd->pairs[0].key, "cmd") && 0 == strcmp(name, "init")) {
         init(peer, cmd);
     } else if (!c->initialized) {
         pmi_fail(peer);

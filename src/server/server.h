@@ -33,7 +33,8 @@
  *   maps.c        PMIx_generate_regex/ppn, locality and cpuset strings
  *   pmi.c         PMI-1 and PMI-2 wire connections, as requests of the above
  *   pmi1.c        the PMI-1 commands; pmi2.c the PMI-2 ones
- *   pmi_parse.c   their wire formats
+ *   pmi_parse.c   their wire formats; pmi_spawn.c their spawns;
+ *   pmi_port.c    PMI_PORT, for PMI clients that connect by address
  */
 #ifndef DROVER_SERVER_H
 #define DROVER_SERVER_H
@@ -432,6 +433,9 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
 
 /* The connection is closing: free its PMI state. */
 void pmi_peer_closed(server_peer_t *peer);
+
+/* Stop serving PMI_PORT (finalize). */
+void pmi_port_close(void);
 
 /* ---- credential.c ----------------------------------------------------- */
 

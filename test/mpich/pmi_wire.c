@@ -11,17 +11,22 @@
  *                         rank 0 spawns two children (pmi_wire child1 or
  *                         child2, found through the path info key in DIR)
  *                         in /tmp with a preput key, over PMI-1 or PMI-2
+ *   pmi_wire port         connects to PMI_PORT and says its PMI_ID, as
+ *                         MPICH does without PMI_FD
  *   pmi_wire latency N    puts a key, fences, then times N gets of another
  *                         rank's key (for bench/mpich); also under hydra
  *   pmi_wire bad KIND     sends bad input, expects the server to hang up
  *   pmi_wire abort CODE   asks the job to end with CODE
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -173,6 +178,55 @@ static void attrs(void)
     }
     expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
     printf("PASS attrs rank %d\n", rank);
+}
+
+/* Connect to PMI_PORT ("host:port") instead of using PMI_FD. */
+static void connect_port(void)
+{
+    const char *port = getenv("PMI_PORT");
+    const char *colon = NULL == port ? NULL : strrchr(port, ':');
+    struct sockaddr_in addr = {.sin_family = AF_INET};
+
+    if (NULL == colon || NULL == getenv("PMI_ID")) {
+        die("no PMI_PORT or PMI_ID");
+    }
+    char host[64];
+    snprintf(host, sizeof(host), "%.*s", (int)(colon - port), port);
+    addr.sin_port = htons((uint16_t)atoi(colon + 1));
+    if (1 != inet_pton(AF_INET, host, &addr.sin_addr)) {
+        die("PMI_PORT %s", port);
+    }
+    fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0 || 0 != connect(fd, (struct sockaddr *)&addr, sizeof(addr))) {
+        die("connect to %s: %s", port, strerror(errno));
+    }
+    rank = atoi(getenv("PMI_RANK"));
+    size = atoi(getenv("PMI_SIZE"));
+}
+
+static void port(void)
+{
+    char want[128];
+
+    connect_port();
+    send_text("cmd=initack pmiid=", 18);
+    send_text(getenv("PMI_ID"), strlen(getenv("PMI_ID")));
+    send_text("\n", 1);
+    expect(recv_line(), "cmd=initack");
+    snprintf(want, sizeof(want), "cmd=set size=%d", size);
+    expect(recv_line(), want);
+    snprintf(want, sizeof(want), "cmd=set rank=%d", rank);
+    expect(recv_line(), want);
+    expect(recv_line(), "cmd=set debug=0");
+    expect(ask("cmd=init pmi_version=1 pmi_subversion=1\n"),
+           "cmd=response_to_init pmi_version=1 pmi_subversion=1 rc=0");
+    expect(ask("cmd=put kvsname=x key=port%d value=%d\n", rank, rank),
+           "cmd=put_result rc=0 msg=success");
+    expect(ask("cmd=barrier_in\n"), "cmd=barrier_out");
+    snprintf(want, sizeof(want), "cmd=get_result rc=0 msg=success value=%d", (rank + 1) % size);
+    expect(ask("cmd=get kvsname=x key=port%d\n", (rank + 1) % size), want);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS port rank %d\n", rank);
 }
 
 /* ---- PMI-2 ---------------------------------------------------------- */
@@ -453,6 +507,16 @@ static void bad(const char *kind)
         memset(big, 'x', sizeof(big));
         memcpy(big, "cmd=put key=", 12);
         send_text(big, sizeof(big));
+    } else if (0 == strcmp(kind, "port-id")) {
+        /* An id nobody was given. */
+        connect_port();
+        char cmd[64];
+        int n = snprintf(cmd, sizeof(cmd), "cmd=initack pmiid=%u\n",
+                         (unsigned)atoi(getenv("PMI_ID")) ^ 2u);
+        send_text(cmd, (size_t)n);
+    } else if (0 == strcmp(kind, "port-noack")) {
+        connect_port();
+        send_text("cmd=init pmi_version=1 pmi_subversion=1\n", 40);
     } else if (0 == strncmp(kind, "v2-", 3)) {
         pmi_init_version(2);
         if (0 == strcmp(kind, "v2-length")) {
@@ -499,6 +563,8 @@ int main(int argc, char **argv)
         spawn2(argv[2]);
     } else if (argc > 1 && 0 == strncmp(argv[1], "child", 5)) {
         child(atoi(argv[1] + 5), argv);
+    } else if (argc > 1 && 0 == strcmp(argv[1], "port")) {
+        port();
     } else if (argc > 2 && 0 == strcmp(argv[1], "latency")) {
         latency(atoi(argv[2]));
     } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {
@@ -518,7 +584,7 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|v2|latency N|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|port|latency N|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;

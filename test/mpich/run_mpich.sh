@@ -12,6 +12,10 @@ for n in 1 2 4 8; do
     test "$rc" -eq 0 -a "$out" = "PASS hello from $n ranks"
   report
 done
+run -n 3 --oversubscribe env -u PMI_FD "$bin/mpich_hello"
+check "hello on 3 ranks without PMI_FD: through PMI_PORT ($rc)" \
+  test "$rc" -eq 0 -a "$out" = "PASS hello from 3 ranks"
+report
 GUARD_SECONDS=150 run -n 64 --oversubscribe "$bin/mpich_hello"
 check "hello on 64 oversubscribed ranks: PASS ($rc, ${elapsed}s)" \
   test "$rc" -eq 0 -a "$out" = "PASS hello from 64 ranks"

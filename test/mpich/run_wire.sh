@@ -19,6 +19,11 @@ for n in 1 3; do
   report
 done
 
+run -n 3 --oversubscribe "$CLIENT" port
+check "PMI_PORT and PMI_ID: three ranks connect by address, identify, exchange ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS port' <<<"$out")" -eq 3
+report
+
 dir=$(dirname "$CLIENT")
 run -n 2 --oversubscribe "$CLIENT" spawn1 "$dir"
 check "PMI-1 spawn: two children, in their wdir, found through path, with the preput key ($rc)" \
@@ -43,7 +48,7 @@ check "... in seconds (${elapsed}s)" within 10
 check "... nothing left behind" no_leftovers
 
 for kind in noinit garbage nul long unknown nokey twice v2-length v2-zero v2-huge v2-unended \
-  v2-rank; do
+  v2-rank port-id port-noack; do
   run -n 1 "$CLIENT" bad "$kind"
   check "bad input ($kind): the server hangs up ($rc)" \
     grep -q "^PASS bad $kind" <<<"$out"
