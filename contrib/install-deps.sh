@@ -13,6 +13,7 @@ packages=(
   gfortran                          # coarray tests (drover caf)
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
   libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
+  libmpich-dev mpich-doc            # test/mpich: MPICH programs and MPICH's own examples
 )
 
 missing=()
