@@ -28,6 +28,7 @@
 
 #include "drover.h"
 #include "pmi.h"
+#include "pmi_map.h"
 #include "pmix.h"
 
 #define INPUT_CAPACITY (PMI_MAX_COMMAND + PMI2_LENGTH_DIGITS + 1)
@@ -390,65 +391,31 @@ uint32_t pmi_universe_size(server_peer_t *peer)
     return 0 != n ? n : pmi_job_size(peer);
 }
 
-/* Append "," sep "(start,count,per_node)" to s (of size room). */
-static bool add_block(char *s, size_t room, uint32_t start, uint32_t nnodes, uint32_t per_node)
-{
-    size_t used = strlen(s);
-    int n = snprintf(s + used, room - used, ",(%u,%u,%u)", start, nnodes, per_node);
-    return n > 0 && (size_t)n < room - used;
-}
-
-/* hydra's PMI_process_mapping: "(vector," then one (first node, nodes,
- * ranks per node) triple per stretch of ranks laid out in equal blocks on
- * consecutive nodes, then ")". Ranks without a known node, or a mapping
- * too long for a PMI value, make it unknown. */
+/* hydra's PMI_process_mapping from the node of every rank. */
 static pmix_status_t process_mapping(const char *nspace, char **out)
 {
     enum { ROOM = 1024 };
     uint32_t size = job_u32(nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    uint32_t *nodes = calloc(size > 0 ? size : 1, sizeof(*nodes));
     char *s = malloc(ROOM);
-    uint32_t start = 0, nnodes = 0, per_node = 0, run_node = 0, run = 0;
+    pmix_status_t rc = NULL == nodes || NULL == s ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 
-    if (NULL == s) {
-        return PMIX_ERR_NOMEM;
-    }
-    snprintf(s, ROOM, "(vector");
-    for (uint32_t r = 0; r <= size && 0 != size; r++) {
-        const pmix_value_t *v = r < size ? job_value(nspace, r, PMIX_NODEID) : NULL;
-        if (r < size && (NULL == v || PMIX_UINT32 != v->type)) {
-            free(s);
-            return PMIX_ERR_NOT_FOUND;
-        }
-        if (r < size && run > 0 && v->data.uint32 == run_node) {
-            run++;
-            continue;
-        }
-        /* A run of ranks on one node ended: extend the triple or start a
-         * new one. */
-        if (run > 0) {
-            if (nnodes > 0 && run == per_node && run_node == start + nnodes) {
-                nnodes++;
-            } else {
-                if (nnodes > 0 && !add_block(s, ROOM, start, nnodes, per_node)) {
-                    free(s);
-                    return PMIX_ERR_NOT_FOUND;
-                }
-                start = run_node;
-                nnodes = 1;
-                per_node = run;
-            }
-        }
-        if (r < size) {
-            run_node = v->data.uint32;
-            run = 1;
+    for (uint32_t r = 0; r < size && PMIX_SUCCESS == rc; r++) {
+        const pmix_value_t *v = job_value(nspace, r, PMIX_NODEID);
+        if (NULL == v || PMIX_UINT32 != v->type) {
+            rc = PMIX_ERR_NOT_FOUND;
+        } else {
+            nodes[r] = v->data.uint32;
         }
     }
-    if (0 == nnodes || !add_block(s, ROOM, start, nnodes, per_node) ||
-        strlen(s) + 2 > ROOM) {
+    if (PMIX_SUCCESS == rc && !pmi_map_format(nodes, size, s, ROOM)) {
+        rc = PMIX_ERR_NOT_FOUND;
+    }
+    free(nodes);
+    if (PMIX_SUCCESS != rc) {
         free(s);
-        return PMIX_ERR_NOT_FOUND;
+        return rc;
     }
-    strcat(s, ")");
     *out = s;
     return PMIX_SUCCESS;
 }
