@@ -14,6 +14,7 @@ packages=(
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
   libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
   libmpich-dev mpich-doc            # test/mpich: MPICH programs and MPICH's own examples
+  libpmi0-dev libpmi2-0-dev         # the PMI-1/PMI-2 API headers libpmi.so.1/libpmi2.so.0 follow
 )
 
 missing=()

@@ -156,10 +156,9 @@ void pmi_spawn_start(server_peer_t *peer, pmi_spawn_t *s, pmi_done_t done);
 /* The new job's namespace in a SPAWN answer (caller frees). */
 pmix_status_t pmi_spawn_jobid(pmix_data_buffer_t *body, char **nspace);
 
-/* In the progress thread, for a process about to start: move the preput
- * variables out of env (NULL-terminated, entries freed) into nspace's
- * job-level data. */
-pmix_status_t pmi_spawn_take_preputs(const char *nspace, char **env);
+/* In the progress thread, for a process about to start: store the preput
+ * variables of env (NULL-terminated) as nspace's job-level data. */
+pmix_status_t pmi_spawn_take_preputs(const char *nspace, char *const *env);
 
 /* A preput value of nspace, or NULL. Borrowed. */
 const char *pmi_spawn_preput_value(const char *nspace, const char *key);

@@ -13,10 +13,10 @@
  *    key-value space before its first process asks. They travel in the
  *    apps' environment (DROVER_PMI_PREPUT_<n>=key=value), which the host
  *    hands back through drover_server_setup_pmi for every new process
- *    before it starts: there they are taken out of the environment and
- *    stored as job-level data of the new job, where pmi_job_attr finds
- *    them. No state waits in the server between the request and the
- *    launch.
+ *    before it starts: there they are stored as job-level data of the new
+ *    job, where pmi_job_attr finds them. No state waits in the server
+ *    between the request and the launch. The variables stay in the
+ *    environment, where drover's libpmi reads them (src/pmi).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -177,35 +177,33 @@ pmix_status_t pmi_spawn_jobid(pmix_data_buffer_t *body, char **nspace)
     return rc;
 }
 
-pmix_status_t pmi_spawn_take_preputs(const char *nspace, char **env)
+pmix_status_t pmi_spawn_take_preputs(const char *nspace, char *const *env)
 {
     store_ns_t *ns = NULL;
     hashmap_t *keys = NULL;
-    size_t kept = 0;
-    pmix_status_t rc = PMIX_SUCCESS;
 
     for (size_t i = 0; NULL != env[i]; i++) {
-        char *e = env[i];
-        if (0 != strncmp(e, PREPUT_ENV, sizeof(PREPUT_ENV) - 1)) {
-            env[kept++] = e;
+        const char *e = env[i];
+        const char *pair = 0 == strncmp(e, PREPUT_ENV, sizeof(PREPUT_ENV) - 1) ? strchr(e, '=')
+                                                                               : NULL;
+        const char *eq = NULL == pair ? NULL : strchr(pair + 1, '=');
+        char key[PMIX_MAX_KEYLEN + 1];
+        if (NULL == eq || eq == pair + 1 || eq - pair - 1 > PMIX_MAX_KEYLEN) {
             continue;
         }
-        char *pair = strchr(e, '='), *eq = NULL == pair ? NULL : strchr(pair + 1, '=');
-        if (PMIX_SUCCESS == rc && NULL != eq && eq - pair - 1 <= PMIX_MAX_KEYLEN) {
-            if (NULL == keys &&
-                (NULL == (ns = store_ns(&server.data, nspace, true)) ||
-                 NULL == (keys = store_keys(ns, STORE_PROC, PMIX_RANK_WILDCARD, true)))) {
-                rc = PMIX_ERR_NOMEM;
-            } else {
-                pmix_value_t v = {.type = PMIX_STRING, .data.string = eq + 1};
-                *eq = '\0';
-                rc = store_set(keys, pair + 1, &v, SCOPE_LOCAL | SCOPE_REMOTE);
-            }
+        if (NULL == keys &&
+            (NULL == (ns = store_ns(&server.data, nspace, true)) ||
+             NULL == (keys = store_keys(ns, STORE_PROC, PMIX_RANK_WILDCARD, true)))) {
+            return PMIX_ERR_NOMEM;
         }
-        free(e);
+        snprintf(key, sizeof(key), "%.*s", (int)(eq - pair - 1), pair + 1);
+        pmix_value_t v = {.type = PMIX_STRING, .data.string = (char *)eq + 1};
+        pmix_status_t rc = store_set(keys, key, &v, SCOPE_LOCAL | SCOPE_REMOTE);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
     }
-    env[kept] = NULL;
-    return rc;
+    return PMIX_SUCCESS;
 }
 
 const char *pmi_spawn_preput_value(const char *nspace, const char *key)
