@@ -14,8 +14,10 @@
  *    down, not buffered without end.
  *  - put commits at once with global scope: a PMIx rank's PMIx_Get of
  *    that rank finds it, and a barrier (a fence collecting data) carries
- *    it to the other nodes. get asks for the key of any rank of the job
- *    (PMIX_RANK_UNDEF), immediately: a PMI get does not wait.
+ *    it to the other nodes. get looks the key up in the store as an
+ *    immediate PMIx_Get of any rank (PMIX_RANK_UNDEF) would: a PMI get
+ *    does not wait, and the data of every rank, local or brought by a
+ *    fence, is there.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -164,40 +166,6 @@ void pmi_fence(server_peer_t *peer, pmi_done_t done)
     request(peer, PROTOCOL_FENCE, &buf, done);
 }
 
-void pmi_get(server_peer_t *peer, const char *nspace, const char *key, pmi_done_t done)
-{
-    pmix_data_buffer_t buf;
-    pmix_proc_t proc;
-    pmix_info_t info;
-    bool immediate = true, need_ns = false;
-    pmix_status_t rc;
-
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-    if ('\0' == key[0] || strlen(key) > PMIX_MAX_KEYLEN) {
-        refuse(peer, &buf, done, PMIX_ERR_BAD_PARAM);
-        return;
-    }
-    PMIX_LOAD_KEY(peer->pmi->key, key);
-    /* Another job's data is asked for by its namespace (a spawned job's
-     * parent); anything unknown means the caller's own. */
-    PMIX_LOAD_PROCID(&proc,
-                     NULL != nspace && NULL != nspace_find(nspace) ? nspace
-                                                                   : peer->pmi->proc.nspace,
-                     PMIX_RANK_UNDEF);
-    PMIX_INFO_LOAD(&info, PMIX_IMMEDIATE, &immediate, PMIX_BOOL);
-    if (PMIX_SUCCESS != (rc = pack_commits(peer, &buf)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &proc, 1, PMIX_PROC)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &key, 1, PMIX_STRING)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &info, 1, PMIX_INFO)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &buf, &need_ns, 1, PMIX_BOOL))) {
-        PMIX_INFO_DESTRUCT(&info);
-        refuse(peer, &buf, done, rc);
-        return;
-    }
-    PMIX_INFO_DESTRUCT(&info);
-    request(peer, PROTOCOL_GET, &buf, done);
-}
-
 /* A value as PMI text: strings only, and only those the wire can carry
  * (no newline; PMI-1 has no room for spaces either). */
 static pmix_status_t as_text(const pmix_value_t *v, char **text)
@@ -212,40 +180,29 @@ static pmix_status_t as_text(const pmix_value_t *v, char **text)
     return NULL == *text ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
-pmix_status_t pmi_get_value(pmix_data_buffer_t *body, const char *key, char **value)
+pmix_status_t pmi_get(server_peer_t *peer, const char *nspace, const char *key, char **value)
 {
-    pmix_byte_object_t reg = {NULL, 0};
-    uint32_t count = 0;
-    int32_t n = 1;
-    pmix_status_t rc;
-
     *value = NULL;
-    if (NULL == body) {
-        return PMIX_ERR_NOT_FOUND;
+    if ('\0' == key[0] || strlen(key) > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_BAD_PARAM;
     }
-    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, body, &reg, &n, PMIX_BYTE_OBJECT)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, body, &count, &n, PMIX_UINT32))) {
-        PMIX_BYTE_OBJECT_DESTRUCT(&reg);
-        return rc;
-    }
-    PMIX_BYTE_OBJECT_DESTRUCT(&reg);
-    rc = PMIX_ERR_NOT_FOUND;
-    for (uint32_t i = 0; i < count && PMIX_ERR_NOT_FOUND == rc; i++) {
-        pmix_proc_t proc;
-        pmix_info_t *info;
-        size_t ninfo;
-        pmix_status_t urc = protocol_unpack_procdata(body, &proc, &info, &ninfo);
-        if (PMIX_SUCCESS != urc) {
-            return urc;
+    /* Another job's data is asked for by its namespace (a spawned job's
+     * parent's); anything unknown means the caller's own. */
+    store_ns_t *ns = store_ns(&server.data,
+                              NULL != nspace && NULL != nspace_find(nspace) ? nspace
+                                                                            : peer->pmi->proc.nspace,
+                              false);
+    const hashmap_t *procs = NULL == ns ? NULL : &ns->realms[STORE_PROC];
+    /* What an immediate PMIx_Get of any rank (PMIX_RANK_UNDEF) finds: data
+     * some process committed, never the job's registration. */
+    for (uint32_t i = 0; NULL != procs && i < procs->count; i++) {
+        const hashmap_entry_t *e = hashmap_find_str(procs->entries[i].value, key);
+        if (PMIX_RANK_WILDCARD != *(const pmix_rank_t *)procs->entries[i].key && NULL != e &&
+            0 != (e->flags & SCOPE_LOCAL)) {
+            return as_text(e->value, value);
         }
-        for (size_t k = 0; k < ninfo && PMIX_ERR_NOT_FOUND == rc; k++) {
-            if (PMIX_CHECK_KEY(&info[k], key)) {
-                rc = as_text(&info[k].value, value);
-            }
-        }
-        PMIX_INFO_FREE(info, ninfo);
     }
-    return rc;
+    return PMIX_ERR_NOT_FOUND;
 }
 
 void pmi_publish(server_peer_t *peer, const char *name, const char *port, pmi_done_t done)

@@ -32,9 +32,8 @@ typedef struct pmi_conn {
     bool busy;                   /* a request is in flight */
     uint32_t tag;                /* ... with this tag */
     pmi_done_t done;             /* ... answered by this */
-    char key[PMIX_MAX_KEYLEN + 1]; /* the key a GET or LOOKUP asked for */
+    char key[PMIX_MAX_KEYLEN + 1]; /* the name a LOOKUP asked for */
     char thrid[64];              /* PMI-2: the thread id to echo */
-    int get_style;               /* pmi2.c: which command a GET answers */
     pmi_spawn_t *spawn;          /* PMI-1: spawn segments gathered so far */
     long spawn_total;            /* ... of this many */
     pmi_cmd_t cmd;               /* the command being handled (its pairs
@@ -64,14 +63,11 @@ pmix_status_t pmi_put(server_peer_t *peer, const char *key, const char *value);
 /* Fence the client's whole job, its data exchanged. */
 void pmi_fence(server_peer_t *peer, pmi_done_t done);
 
-/* Get key, put by any process of nspace (NULL or "": the client's own
- * job); answered at once, found or not. The body goes to pmi_get_value. */
-void pmi_get(server_peer_t *peer, const char *nspace, const char *key, pmi_done_t done);
-
-/* The value key has in a GET answer, as text (caller frees):
- * PMIX_ERR_NOT_FOUND when absent, PMIX_ERR_TYPE_MISMATCH when the value is
- * not text (a PMIx process put a number). */
-pmix_status_t pmi_get_value(pmix_data_buffer_t *body, const char *key, char **value);
+/* The value of key put by any process of job nspace (NULL or unknown: the
+ * client's own), as text (caller frees): PMIX_ERR_NOT_FOUND when absent,
+ * PMIX_ERR_TYPE_MISMATCH when the value is not text (a PMIx process put a
+ * number). */
+pmix_status_t pmi_get(server_peer_t *peer, const char *nspace, const char *key, char **value);
 
 /* The job attributes hydra gives a PMI client, by their PMI names
  * (PMI_process_mapping, universeSize, ...), as text (caller frees);

@@ -76,21 +76,6 @@ static void init(server_peer_t *peer, const pmi_cmd_t *cmd)
     pmi_hello(peer, hello_done);
 }
 
-static void get_done(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body)
-{
-    char *value = NULL;
-
-    if (PMIX_SUCCESS == status) {
-        status = pmi_get_value(body, peer->pmi->key, &value);
-    }
-    if (PMIX_SUCCESS == status && one_token(value)) {
-        say(peer, "cmd=get_result rc=0 msg=success value=%s\n", value);
-    } else {
-        say(peer, "cmd=get_result rc=-1 msg=key_%s_not_found value=unknown\n", peer->pmi->key);
-    }
-    free(value);
-}
-
 static void get(server_peer_t *peer, const pmi_cmd_t *cmd)
 {
     const char *key = pmi_value(cmd, "key");
@@ -100,12 +85,16 @@ static void get(server_peer_t *peer, const pmi_cmd_t *cmd)
         pmi_fail(peer);
         return;
     }
-    if (PMIX_SUCCESS == pmi_job_attr(peer, key, &value)) {
-        say(peer, "cmd=get_result rc=0 msg=success value=%s\n", value);
+    if (PMIX_SUCCESS == pmi_job_attr(peer, key, &value) ||
+        PMIX_SUCCESS == pmi_get(peer, pmi_value(cmd, "kvsname"), key, &value)) {
+        if (one_token(value)) {
+            say(peer, "cmd=get_result rc=0 msg=success value=%s\n", value);
+            free(value);
+            return;
+        }
         free(value);
-        return;
     }
-    pmi_get(peer, pmi_value(cmd, "kvsname"), key, get_done);
+    say(peer, "cmd=get_result rc=-1 msg=key_%s_not_found value=unknown\n", key);
 }
 
 static void put(server_peer_t *peer, const pmi_cmd_t *cmd)

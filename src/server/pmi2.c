@@ -128,33 +128,21 @@ static void fullinit(server_peer_t *peer, const pmi_cmd_t *cmd)
     pmi_hello(peer, fullinit_done);
 }
 
-static void kvs_get_done(server_peer_t *peer, pmix_status_t status, pmix_data_buffer_t *body)
-{
-    char *value = NULL;
-    if (PMIX_SUCCESS == status) {
-        pmi_get_value(body, peer->pmi->key, &value);
-    }
-    value_reply(peer, 1 == peer->pmi->get_style ? "info-getjobattr" : "kvs-get", value);
-    free(value);
-}
-
 /* kvs-get, and info-getjobattr beyond the job attributes. */
-static void get(server_peer_t *peer, const pmi_cmd_t *cmd, int style)
+static void get(server_peer_t *peer, const pmi_cmd_t *cmd, const char *name)
 {
     const char *key = pmi_value(cmd, "key");
-    char *value;
+    char *value = NULL;
 
     if (NULL == key) {
         pmi_fail(peer);
         return;
     }
-    if (PMIX_SUCCESS == pmi_job_attr(peer, key, &value)) {
-        value_reply(peer, 1 == style ? "info-getjobattr" : "kvs-get", value);
-        free(value);
-        return;
+    if (PMIX_SUCCESS != pmi_job_attr(peer, key, &value)) {
+        pmi_get(peer, pmi_value(cmd, "jobid"), key, &value);
     }
-    peer->pmi->get_style = style;
-    pmi_get(peer, pmi_value(cmd, "jobid"), key, kvs_get_done);
+    value_reply(peer, name, value);
+    free(value);
 }
 
 static void kvs_put(server_peer_t *peer, const pmi_cmd_t *cmd)
@@ -467,9 +455,9 @@ void pmi2_command(server_peer_t *peer, pmi_cmd_t *cmd)
     } else if (0 == strcmp(name, "kvs-fence")) {
         pmi_fence(peer, fence_done);
     } else if (0 == strcmp(name, "kvs-get")) {
-        get(peer, cmd, 0);
+        get(peer, cmd, name);
     } else if (0 == strcmp(name, "info-getjobattr")) {
-        get(peer, cmd, 1);
+        get(peer, cmd, name);
     } else if (0 == strcmp(name, "info-putnodeattr")) {
         putnodeattr(peer, cmd);
     } else if (0 == strcmp(name, "info-getnodeattr")) {
