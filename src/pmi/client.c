@@ -109,14 +109,37 @@ static int get_u32(pmix_rank_t rank, const char *key, uint32_t *value)
     return code(rc);
 }
 
-int pmic_job_u32(const char *key, uint32_t *value)
+/* An attribute as an int, out may be NULL (PMIC_ERR_INVALID_ARG). */
+static int get_int(pmix_rank_t rank, const char *key, int *out)
 {
-    return get_u32(PMIX_RANK_WILDCARD, key, value);
+    uint32_t n;
+    int rc = NULL == out ? PMIC_ERR_INVALID_ARG : get_u32(rank, key, &n);
+    if (PMIC_SUCCESS == rc) {
+        *out = (int)n;
+    }
+    return rc;
 }
 
-int pmic_my_u32(const char *key, uint32_t *value)
+int pmic_job_int(const char *key, int *value)
 {
-    return get_u32(me.rank, key, value);
+    return get_int(PMIX_RANK_WILDCARD, key, value);
+}
+
+int pmic_my_int(const char *key, int *value)
+{
+    return get_int(me.rank, key, value);
+}
+
+int pmic_rank(int *rank)
+{
+    if (!initialized) {
+        return PMIC_ERR_INIT;
+    }
+    if (NULL == rank) {
+        return PMIC_ERR_INVALID_ARG;
+    }
+    *rank = (int)me.rank;
+    return PMIC_SUCCESS;
 }
 
 int pmic_copy(char *out, int room, const char *s)
@@ -201,7 +224,7 @@ static int get_string(const char *nspace, const char *key, bool wait, char **val
 static int process_mapping(char **value)
 {
     uint32_t size;
-    int rc = pmic_job_u32(PMIX_JOB_SIZE, &size);
+    int rc = get_u32(PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, &size);
     if (PMIC_SUCCESS != rc) {
         return rc;
     }
@@ -254,7 +277,8 @@ int pmic_get(const char *nspace, const char *key, char **value)
         return process_mapping(value);
     }
     if (0 == strcmp(key, "universeSize") || 0 == strcmp(key, "appnum")) {
-        rc = 'u' == key[0] ? pmic_job_u32(PMIX_UNIV_SIZE, &n) : pmic_my_u32(PMIX_APPNUM, &n);
+        rc = 'u' == key[0] ? get_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &n)
+                           : get_u32(me.rank, PMIX_APPNUM, &n);
         if (PMIC_SUCCESS == rc && asprintf(value, "%u", n) < 0) {
             rc = PMIC_ERR_NOMEM;
         }

@@ -39,10 +39,12 @@ int pmic_finalize(void);
 /* This process's name. Valid after pmic_init. */
 const pmix_proc_t *pmic_me(void);
 
-/* A uint32 job attribute (PMIX_JOB_SIZE, PMIX_UNIV_SIZE, PMIX_LOCAL_SIZE),
- * or this process's own (PMIX_APPNUM). */
-int pmic_job_u32(const char *key, uint32_t *value);
-int pmic_my_u32(const char *key, uint32_t *value);
+/* A numeric job attribute (PMIX_JOB_SIZE, PMIX_UNIV_SIZE,
+ * PMIX_LOCAL_SIZE), this process's own (PMIX_APPNUM), and its rank, as
+ * ints; PMIC_ERR_INVALID_ARG for a NULL value. */
+int pmic_job_int(const char *key, int *value);
+int pmic_my_int(const char *key, int *value);
+int pmic_rank(int *rank);
 
 /* Copy s into out (room bytes): PMIC_ERR_INVALID_LENGTH when it does not
  * fit. */

@@ -40,44 +40,22 @@ API int PMI_Finalize(void)
 
 API int PMI_Get_size(int *size)
 {
-    uint32_t n;
-    int rc = pmic_job_u32(PMIX_JOB_SIZE, &n);
-    if (PMI_SUCCESS == rc && NULL != size) {
-        *size = (int)n;
-    }
-    return NULL == size ? PMI_ERR_INVALID_ARG : rc;
+    return pmic_job_int(PMIX_JOB_SIZE, size);
 }
 
 API int PMI_Get_rank(int *rank)
 {
-    if (!pmic_initialized()) {
-        return PMI_ERR_INIT;
-    }
-    if (NULL == rank) {
-        return PMI_ERR_INVALID_ARG;
-    }
-    *rank = (int)pmic_me()->rank;
-    return PMI_SUCCESS;
+    return pmic_rank(rank);
 }
 
 API int PMI_Get_universe_size(int *size)
 {
-    uint32_t n;
-    int rc = pmic_job_u32(PMIX_UNIV_SIZE, &n);
-    if (PMI_SUCCESS == rc && NULL != size) {
-        *size = (int)n;
-    }
-    return NULL == size ? PMI_ERR_INVALID_ARG : rc;
+    return pmic_job_int(PMIX_UNIV_SIZE, size);
 }
 
 API int PMI_Get_appnum(int *appnum)
 {
-    uint32_t n;
-    int rc = pmic_my_u32(PMIX_APPNUM, &n);
-    if (PMI_SUCCESS == rc && NULL != appnum) {
-        *appnum = (int)n;
-    }
-    return NULL == appnum ? PMI_ERR_INVALID_ARG : rc;
+    return pmic_my_int(PMIX_APPNUM, appnum);
 }
 
 API int PMI_Publish_name(const char service_name[], const char port[])
@@ -134,12 +112,7 @@ API int PMI_Barrier(void)
 
 API int PMI_Get_clique_size(int *size)
 {
-    uint32_t n;
-    int rc = pmic_job_u32(PMIX_LOCAL_SIZE, &n);
-    if (PMI_SUCCESS == rc && NULL != size) {
-        *size = (int)n;
-    }
-    return NULL == size ? PMI_ERR_INVALID_ARG : rc;
+    return pmic_job_int(PMIX_LOCAL_SIZE, size);
 }
 
 API int PMI_Get_clique_ranks(int ranks[], int length)

@@ -22,19 +22,16 @@
 
 API int PMI2_Init(int *spawned, int *size, int *rank, int *appnum)
 {
-    uint32_t n;
     int rc = pmic_init(spawned);
 
     if (PMI2_SUCCESS == rc && NULL != size) {
-        rc = pmic_job_u32(PMIX_JOB_SIZE, &n);
-        *size = (int)n;
+        rc = pmic_job_int(PMIX_JOB_SIZE, size);
     }
     if (PMI2_SUCCESS == rc && NULL != rank) {
-        *rank = (int)pmic_me()->rank;
+        rc = pmic_rank(rank);
     }
     if (PMI2_SUCCESS == rc && NULL != appnum) {
-        rc = pmic_my_u32(PMIX_APPNUM, &n);
-        *appnum = (int)n;
+        rc = pmic_my_int(PMIX_APPNUM, appnum);
     }
     return rc;
 }
@@ -122,24 +119,12 @@ API int PMI2_Job_GetId(char jobid[], int jobid_size)
 
 API int PMI2_Job_GetRank(int *rank)
 {
-    if (!pmic_initialized()) {
-        return PMI2_ERR_INIT;
-    }
-    if (NULL == rank) {
-        return PMI2_ERR_INVALID_ARG;
-    }
-    *rank = (int)pmic_me()->rank;
-    return PMI2_SUCCESS;
+    return pmic_rank(rank);
 }
 
 API int PMI2_Info_GetSize(int *size)
 {
-    uint32_t n;
-    int rc = pmic_job_u32(PMIX_JOB_SIZE, &n);
-    if (PMI2_SUCCESS == rc && NULL != size) {
-        *size = (int)n;
-    }
-    return NULL == size ? PMI2_ERR_INVALID_ARG : rc;
+    return pmic_job_int(PMIX_JOB_SIZE, size);
 }
 
 API int PMI2_Job_Connect(const char jobid[], PMI2_Connect_comm_t *conn)

@@ -597,33 +597,6 @@ static pmix_status_t setup_in_thread(void *arg)
     return attach(&op->proc, fd);
 }
 
-/* Set name to value in *env. */
-static pmix_status_t env_put(char ***env, const char *name, const char *value)
-{
-    size_t len = strlen(name), n = 0;
-    char *entry;
-
-    if (asprintf(&entry, "%s=%s", name, value) < 0) {
-        return PMIX_ERR_NOMEM;
-    }
-    for (char **e = *env; NULL != e && NULL != *e; e++, n++) {
-        if (0 == strncmp(*e, name, len) && '=' == (*e)[len]) {
-            free(*e);
-            *e = entry;
-            return PMIX_SUCCESS;
-        }
-    }
-    char **grown = realloc(*env, (n + 2) * sizeof(*grown));
-    if (NULL == grown) {
-        free(entry);
-        return PMIX_ERR_NOMEM;
-    }
-    grown[n] = entry;
-    grown[n + 1] = NULL;
-    *env = grown;
-    return PMIX_SUCCESS;
-}
-
 typedef struct size_op {
     pmix_proc_t proc;
     uint32_t size;
@@ -639,7 +612,6 @@ static pmix_status_t size_in_thread(void *arg)
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)
 {
     int sv[2];
-    char num[32];
     pmix_status_t rc;
 
     if (!server.initialized) {
@@ -655,20 +627,19 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
     if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
-    char nspace[PMIX_MAX_NSLEN + 1];
+    /* The variables hydra gives, and PMI_JOBID; a PMI_PORT and PMI_ID once
+     * the server end is served. */
+    char nspace[PMIX_MAX_NSLEN + 1], fdnum[16], rank[16], nprocs[16], id[16];
     PMIX_LOAD_NSPACE(nspace, proc->nspace);
-    snprintf(num, sizeof(num), "%d", sv[1]);
-    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_FD", num)) ||
-        PMIX_SUCCESS != (rc = env_put(env, "PMI_JOBID", nspace))) {
-        goto fail;
-    }
-    snprintf(num, sizeof(num), "%u", proc->rank);
-    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_RANK", num))) {
-        goto fail;
-    }
-    snprintf(num, sizeof(num), "%u", size.size);
-    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_SIZE", num))) {
-        goto fail;
+    snprintf(fdnum, sizeof(fdnum), "%d", sv[1]);
+    snprintf(rank, sizeof(rank), "%u", proc->rank);
+    snprintf(nprocs, sizeof(nprocs), "%u", size.size);
+    const char *vars[][2] = {{"PMI_FD", fdnum}, {"PMI_JOBID", nspace}, {"PMI_RANK", rank},
+                             {"PMI_SIZE", nprocs}};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        if (PMIX_SUCCESS != (rc = pmix_setenv(vars[i][0], vars[i][1], true, env))) {
+            goto fail;
+        }
     }
     setup_op_t op = {.proc = *proc, .fd = sv[0], .env = *env};
     rc = server_run_sync(setup_in_thread, &op);
@@ -676,12 +647,10 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
     if (PMIX_SUCCESS != rc) {
         goto fail;
     }
-    snprintf(num, sizeof(num), "%u", op.id);
-    if (PMIX_SUCCESS != (rc = env_put(env, "PMI_PORT", op.address)) ||
-        PMIX_SUCCESS != (rc = env_put(env, "PMI_ID", num))) {
-        /* The server end is served already: it closes when this does. */
-        close(sv[1]);
-        return rc;
+    snprintf(id, sizeof(id), "%u", op.id);
+    if (PMIX_SUCCESS != (rc = pmix_setenv("PMI_PORT", op.address, true, env)) ||
+        PMIX_SUCCESS != (rc = pmix_setenv("PMI_ID", id, true, env))) {
+        goto fail; /* the server end is served already: it closes with ours */
     }
     *fd = sv[1];
     return PMIX_SUCCESS;

@@ -7,7 +7,6 @@
  *                         /tmp with a preput key
  *   pmi1_api child        a spawned child checks what it was given
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,20 +14,7 @@
 
 #include <slurm/pmi.h>
 
-static int rank = -1;
-
-static void check(int ok, const char *fmt, ...)
-{
-    if (!ok) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "FAIL rank %d: ", rank);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-        exit(1);
-    }
-}
+#include "pmicheck.h"
 
 static void basic(void)
 {

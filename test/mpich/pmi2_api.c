@@ -2,7 +2,6 @@
  * pmi2_api.c - a program written to the PMI-2 API, linked with drover's
  * libpmi2.so.0: every call, checked; one PASS line per rank.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,20 +9,7 @@
 
 #include <slurm/pmi2.h>
 
-static int rank = -1;
-
-static void check(int ok, const char *fmt, ...)
-{
-    if (!ok) {
-        va_list ap;
-        va_start(ap, fmt);
-        fprintf(stderr, "FAIL rank %d: ", rank);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-        exit(1);
-    }
-}
+#include "pmicheck.h"
 
 int main(void)
 {

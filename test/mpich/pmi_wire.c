@@ -30,20 +30,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "pmicheck.h"
 #include "pmix.h"
 
-static int fd = -1, rank, size;
-
-static void die(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fprintf(stderr, "FAIL rank %d: ", rank);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
-    exit(1);
-}
+static int fd = -1, size;
 
 static void send_text(const char *text, size_t len)
 {

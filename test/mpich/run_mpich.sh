@@ -7,19 +7,17 @@
 source "$(dirname "$0")/../launcher/lib.sh"
 bin=$MPICH_PROGRAMS
 
+# hello exits 1 when its allreduce sums wrong, and says nothing.
 for n in 1 2 4 8; do
   run -n "$n" --oversubscribe "$bin/mpich_hello"
-  check "hello on $n ranks: exit 0 and PASS ($rc)" \
-    test "$rc" -eq 0 -a "$out" = "PASS hello from $n ranks"
+  check "hello on $n ranks: the right sum, not a word ($rc)" test "$rc" -eq 0 -a -z "$out$err"
   report
 done
 run -n 3 --oversubscribe env -u PMI_FD "$bin/mpich_hello"
-check "hello on 3 ranks without PMI_FD: through PMI_PORT ($rc)" \
-  test "$rc" -eq 0 -a "$out" = "PASS hello from 3 ranks"
+check "hello on 3 ranks without PMI_FD: through PMI_PORT ($rc)" test "$rc" -eq 0 -a -z "$out$err"
 report
 GUARD_SECONDS=150 run -n 64 --oversubscribe "$bin/mpich_hello"
-check "hello on 64 oversubscribed ranks: PASS ($rc, ${elapsed}s)" \
-  test "$rc" -eq 0 -a "$out" = "PASS hello from 64 ranks"
+check "hello on 64 oversubscribed ranks ($rc, ${elapsed}s)" test "$rc" -eq 0 -a -z "$out$err"
 report
 
 for spec in "2 1 7" "4 0 42"; do
