@@ -309,18 +309,27 @@ static void v2(void)
 
 /* ---- Spawn ---------------------------------------------------------- */
 
+/* One mcmd=spawn segment: app k of total, one process. */
+static void spawn_segment(const char *dir, int k, int total)
+{
+    char cmd[1024];
+    int n = snprintf(cmd, sizeof(cmd),
+                     "mcmd=spawn\nnprocs=1\nexecname=pmi_wire\ntotspawns=%d\nspawnssofar=%d\n"
+                     "arg1=child1\narg2=two words\nargcnt=2\npreput_num=1\n"
+                     "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=tag#0$port#99$\n"
+                     "info_num=2\ninfo_key_0=wdir\ninfo_val_0=/tmp\ninfo_key_1=path\n"
+                     "info_val_1=%s\nendcmd\n", total, k, dir);
+    send_text(cmd, (size_t)n);
+}
+
+/* Rank 0 spawns two apps (MPI_Comm_spawn_multiple): two segments, one
+ * answer after the last. */
 static void spawn1(const char *dir)
 {
     pmi_init();
     if (0 == rank) {
-        char cmd[1024];
-        int n = snprintf(cmd, sizeof(cmd),
-                         "mcmd=spawn\nnprocs=2\nexecname=pmi_wire\ntotspawns=1\nspawnssofar=1\n"
-                         "arg1=child1\narg2=two words\nargcnt=2\npreput_num=1\n"
-                         "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=tag#0$port#99$\n"
-                         "info_num=2\ninfo_key_0=wdir\ninfo_val_0=/tmp\ninfo_key_1=path\n"
-                         "info_val_1=%s\nendcmd\n", dir);
-        send_text(cmd, (size_t)n);
+        spawn_segment(dir, 1, 2);
+        spawn_segment(dir, 2, 2);
         expect(recv_line(), "cmd=spawn_result rc=0");
     }
     expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
@@ -501,6 +510,10 @@ static void bad(const char *kind)
         int n = snprintf(cmd, sizeof(cmd), "cmd=initack pmiid=%u\n",
                          (unsigned)atoi(getenv("PMI_ID")) ^ 2u);
         send_text(cmd, (size_t)n);
+    } else if (0 == strcmp(kind, "spawn-order")) {
+        /* The second segment of two, first. */
+        pmi_init();
+        spawn_segment("/nonexistent", 2, 2);
     } else if (0 == strcmp(kind, "port-noack")) {
         connect_port();
         send_text("cmd=init pmi_version=1 pmi_subversion=1\n", 40);

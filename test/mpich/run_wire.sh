@@ -26,7 +26,7 @@ report
 
 dir=$(dirname "$CLIENT")
 run -n 2 --oversubscribe "$CLIENT" spawn1 "$dir"
-check "PMI-1 spawn: two children, in their wdir, found through path, with the preput key ($rc)" \
+check "PMI-1 spawn of two apps: children in their wdir, found through path, with the preput key ($rc)" \
   test "$rc" -eq 0 -a "$(grep -c '^PASS child1 rank [01] of 2' <<<"$out")" -eq 2 \
     -a "$(grep -c '^PASS spawn1 parent' <<<"$out")" -eq 2
 report
@@ -48,7 +48,7 @@ check "... in seconds (${elapsed}s)" within 10
 check "... nothing left behind" no_leftovers
 
 for kind in noinit garbage nul long unknown nokey twice v2-length v2-zero v2-huge v2-unended \
-  v2-rank port-id port-noack; do
+  v2-rank port-id port-noack spawn-order; do
   run -n 1 "$CLIENT" bad "$kind"
   check "bad input ($kind): the server hangs up ($rc)" \
     grep -q "^PASS bad $kind" <<<"$out"
