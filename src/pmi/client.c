@@ -125,9 +125,16 @@ int pmic_job_int(const char *key, int *value)
     return get_int(PMIX_RANK_WILDCARD, key, value);
 }
 
-int pmic_my_int(const char *key, int *value)
+int pmic_appnum(int *appnum)
 {
-    return get_int(me.rank, key, value);
+    int rc = get_int(me.rank, PMIX_APPNUM, appnum);
+    /* Some hosts (Open MPI's orted) give no appnum: theirs is the only
+     * app. */
+    if (PMIC_ERR_INVALID_KEY == rc) {
+        *appnum = 0;
+        rc = PMIC_SUCCESS;
+    }
+    return rc;
 }
 
 int pmic_rank(int *rank)
@@ -263,7 +270,7 @@ static int preput(const char *key, char **value)
 
 int pmic_get(const char *nspace, const char *key, char **value)
 {
-    uint32_t n;
+    uint32_t n = 0;
     int rc;
 
     if (!initialized) {
@@ -277,8 +284,9 @@ int pmic_get(const char *nspace, const char *key, char **value)
         return process_mapping(value);
     }
     if (0 == strcmp(key, "universeSize") || 0 == strcmp(key, "appnum")) {
-        rc = 'u' == key[0] ? get_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &n)
-                           : get_u32(me.rank, PMIX_APPNUM, &n);
+        int a = 0;
+        rc = 'u' == key[0] ? get_u32(PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE, &n) : pmic_appnum(&a);
+        n = 'u' == key[0] ? n : (uint32_t)a;
         if (PMIC_SUCCESS == rc && asprintf(value, "%u", n) < 0) {
             rc = PMIC_ERR_NOMEM;
         }

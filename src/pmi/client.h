@@ -40,10 +40,10 @@ int pmic_finalize(void);
 const pmix_proc_t *pmic_me(void);
 
 /* A numeric job attribute (PMIX_JOB_SIZE, PMIX_UNIV_SIZE,
- * PMIX_LOCAL_SIZE), this process's own (PMIX_APPNUM), and its rank, as
- * ints; PMIC_ERR_INVALID_ARG for a NULL value. */
+ * PMIX_LOCAL_SIZE), this process's appnum (0 when the host gives none)
+ * and rank, as ints; PMIC_ERR_INVALID_ARG for a NULL value. */
 int pmic_job_int(const char *key, int *value);
-int pmic_my_int(const char *key, int *value);
+int pmic_appnum(int *appnum);
 int pmic_rank(int *rank);
 
 /* Copy s into out (room bytes): PMIC_ERR_INVALID_LENGTH when it does not

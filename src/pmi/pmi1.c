@@ -55,7 +55,7 @@ API int PMI_Get_universe_size(int *size)
 
 API int PMI_Get_appnum(int *appnum)
 {
-    return pmic_my_int(PMIX_APPNUM, appnum);
+    return pmic_appnum(appnum);
 }
 
 API int PMI_Publish_name(const char service_name[], const char port[])

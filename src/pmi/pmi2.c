@@ -31,7 +31,7 @@ API int PMI2_Init(int *spawned, int *size, int *rank, int *appnum)
         rc = pmic_rank(rank);
     }
     if (PMI2_SUCCESS == rc && NULL != appnum) {
-        rc = pmic_my_int(PMIX_APPNUM, appnum);
+        rc = pmic_appnum(appnum);
     }
     return rc;
 }
