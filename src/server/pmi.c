@@ -576,8 +576,9 @@ static pmix_status_t attach(const pmix_proc_t *proc, int fd)
 
 typedef struct setup_op {
     pmix_proc_t proc;
-    int fd;
-    char **env;
+    int fd;                      /* the server's end; -1 once taken over */
+    char *const *env;
+    uint32_t size;               /* the job's */
     uint32_t id;                 /* PMI_ID on the port */
     char address[32];            /* PMI_PORT */
 } setup_op_t;
@@ -586,27 +587,20 @@ static pmix_status_t setup_in_thread(void *arg)
 {
     setup_op_t *op = arg;
     int fd = op->fd;
-    pmix_status_t rc = pmi_spawn_take_preputs(op->proc.nspace, op->env);
+    pmix_status_t rc;
 
-    if (PMIX_SUCCESS != rc || PMIX_SUCCESS != (rc = pmi_port_open()) ||
+    op->size = job_u32(op->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+    if (0 == op->size) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (PMIX_SUCCESS != (rc = pmi_spawn_take_preputs(op->proc.nspace, op->env)) ||
+        PMIX_SUCCESS != (rc = pmi_port_open()) ||
         PMIX_SUCCESS != (rc = pmi_port_id(&op->proc, &op->id))) {
         return rc;
     }
     snprintf(op->address, sizeof(op->address), "%s", pmi_port_address());
     op->fd = -1;
     return attach(&op->proc, fd);
-}
-
-typedef struct size_op {
-    pmix_proc_t proc;
-    uint32_t size;
-} size_op_t;
-
-static pmix_status_t size_in_thread(void *arg)
-{
-    size_op_t *op = arg;
-    op->size = job_u32(op->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
-    return 0 == op->size ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
 }
 
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)
@@ -620,45 +614,37 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
     if (NULL == proc || NULL == env || NULL == fd || !PMIX_RANK_IS_VALID(proc->rank)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_op_t size = {.proc = *proc};
-    if (PMIX_SUCCESS != (rc = server_run_sync(size_in_thread, &size))) {
-        return rc;
-    }
     if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
-    /* The variables hydra gives, and PMI_JOBID; a PMI_PORT and PMI_ID once
-     * the server end is served. */
+    /* One trip to the progress thread: the job's size, the preputs, the
+     * port and an id, and the server end served. */
+    setup_op_t op = {.proc = *proc, .fd = sv[0], .env = NULL != *env ? *env : (char *[]){NULL}};
+    rc = server_run_sync(setup_in_thread, &op);
+    if (PMIX_SUCCESS != rc) {
+        if (op.fd >= 0) {
+            close(op.fd);
+        }
+        close(sv[1]);
+        return rc;
+    }
+    /* The variables hydra gives, PMI_JOBID, PMI_PORT and PMI_ID. Should one
+     * fail, closing our end closes the served one. */
     char nspace[PMIX_MAX_NSLEN + 1], fdnum[16], rank[16], nprocs[16], id[16];
     PMIX_LOAD_NSPACE(nspace, proc->nspace);
     snprintf(fdnum, sizeof(fdnum), "%d", sv[1]);
     snprintf(rank, sizeof(rank), "%u", proc->rank);
-    snprintf(nprocs, sizeof(nprocs), "%u", size.size);
-    const char *vars[][2] = {{"PMI_FD", fdnum}, {"PMI_JOBID", nspace}, {"PMI_RANK", rank},
-                             {"PMI_SIZE", nprocs}};
+    snprintf(nprocs, sizeof(nprocs), "%u", op.size);
+    snprintf(id, sizeof(id), "%u", op.id);
+    const char *vars[][2] = {{"PMI_FD", fdnum},         {"PMI_JOBID", nspace},
+                             {"PMI_RANK", rank},        {"PMI_SIZE", nprocs},
+                             {"PMI_PORT", op.address}, {"PMI_ID", id}};
     for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
         if (PMIX_SUCCESS != (rc = pmix_setenv(vars[i][0], vars[i][1], true, env))) {
-            goto fail;
+            close(sv[1]);
+            return rc;
         }
-    }
-    setup_op_t op = {.proc = *proc, .fd = sv[0], .env = *env};
-    rc = server_run_sync(setup_in_thread, &op);
-    sv[0] = op.fd; /* -1 once taken over */
-    if (PMIX_SUCCESS != rc) {
-        goto fail;
-    }
-    snprintf(id, sizeof(id), "%u", op.id);
-    if (PMIX_SUCCESS != (rc = pmix_setenv("PMI_PORT", op.address, true, env)) ||
-        PMIX_SUCCESS != (rc = pmix_setenv("PMI_ID", id, true, env))) {
-        goto fail; /* the server end is served already: it closes with ours */
     }
     *fd = sv[1];
     return PMIX_SUCCESS;
-
-fail:
-    if (sv[0] >= 0) {
-        close(sv[0]);
-    }
-    close(sv[1]);
-    return rc;
 }
