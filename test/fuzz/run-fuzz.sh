@@ -2,8 +2,8 @@
 # run-fuzz.sh - build the fuzzers with clang, ASan and UBSan, seed them and
 # run each for half of the time given: fuzz_unpack (PMIx_Data_unpack of
 # arbitrary bytes) and fuzz_server (client requests to the server, node and
-# rank maps); then fuzz_pmi1 and fuzz_pmi2 (the PMI wire parsers) for a
-# tenth each.
+# rank maps); then fuzz_pmi1 and fuzz_pmi2 (the PMI wire parsers) and
+# fuzz_pmi_server (the server's PMI connections) for a tenth each.
 #
 #   test/fuzz/run-fuzz.sh [seconds]        (default 60)
 #
@@ -44,7 +44,7 @@ if [ ! -f "$build/build.ninja" ]; then
 fi
 ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed test/fuzz/fuzz_server \
     test/fuzz/fuzz_server_seed test/fuzz/fuzz_pmi1 test/fuzz/fuzz_pmi2 \
-    test/fuzz/fuzz_pmi_seed >/dev/null || {
+    test/fuzz/fuzz_pmi_server test/fuzz/fuzz_pmi_seed >/dev/null || {
     echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
     exit 1
 }
@@ -91,7 +91,7 @@ run_harness() {
     fi
 }
 
-# The two PMIx harnesses share most of the time; the PMI parsers are small.
+# The two PMIx harnesses share most of the time; the PMI ones are small.
 half=$(( (seconds + 1) / 2 ))
 pmi=$(( (seconds + 9) / 10 ))
 result=0
@@ -99,4 +99,5 @@ run_harness fuzz_unpack fuzz_seed "$half" || result=1
 run_harness fuzz_server fuzz_server_seed "$half" || result=1
 run_harness fuzz_pmi1 fuzz_pmi_seed "$pmi" || result=1
 run_harness fuzz_pmi2 fuzz_pmi_seed "$pmi" || result=1
+run_harness fuzz_pmi_server fuzz_pmi_seed "$pmi" || result=1
 exit $result
