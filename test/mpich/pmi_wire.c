@@ -15,6 +15,9 @@
  *                         MPICH does without PMI_FD
  *   pmi_wire latency N    puts a key, fences, then times N gets of another
  *                         rank's key (for bench/mpich); also under hydra
+ *   pmi_wire spawnhost DIR HOST RC
+ *                         spawns one child with the host info key, expects
+ *                         the answer rc=RC
  *   pmi_wire bad KIND     sends bad input, expects the server to hang up
  *   pmi_wire abort CODE   asks the job to end with CODE
  */
@@ -309,17 +312,33 @@ static void v2(void)
 
 /* ---- Spawn ---------------------------------------------------------- */
 
-/* One mcmd=spawn segment: app k of total, one process. */
-static void spawn_segment(const char *dir, int k, int total)
+/* One mcmd=spawn segment: app k of total, one process, with a host info
+ * key when host is not NULL. */
+static void spawn_segment(const char *dir, int k, int total, const char *host)
 {
-    char cmd[1024];
+    char cmd[1024], hostinfo[300] = "";
+    if (NULL != host) {
+        snprintf(hostinfo, sizeof(hostinfo), "info_key_2=host\ninfo_val_2=%s\n", host);
+    }
     int n = snprintf(cmd, sizeof(cmd),
                      "mcmd=spawn\nnprocs=1\nexecname=pmi_wire\ntotspawns=%d\nspawnssofar=%d\n"
                      "arg1=child1\narg2=two words\nargcnt=2\npreput_num=1\n"
                      "preput_key_0=PARENT_ROOT_PORT_NAME\npreput_val_0=tag#0$port#99$\n"
-                     "info_num=2\ninfo_key_0=wdir\ninfo_val_0=/tmp\ninfo_key_1=path\n"
-                     "info_val_1=%s\nendcmd\n", total, k, dir);
+                     "info_num=%d\ninfo_key_0=wdir\ninfo_val_0=/tmp\ninfo_key_1=path\n"
+                     "info_val_1=%s\n%sendcmd\n", total, k, NULL != host ? 3 : 2, dir, hostinfo);
     send_text(cmd, (size_t)n);
+}
+
+/* Spawn one process on host; the answer must be rc=<rc>. */
+static void spawn_host(const char *dir, const char *host, const char *rc)
+{
+    char want[64];
+    pmi_init();
+    spawn_segment(dir, 1, 1, host);
+    snprintf(want, sizeof(want), "cmd=spawn_result rc=%s", rc);
+    expect(recv_line(), want);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS spawn on %s: rc=%s\n", host, rc);
 }
 
 /* Rank 0 spawns two apps (MPI_Comm_spawn_multiple): two segments, one
@@ -328,8 +347,8 @@ static void spawn1(const char *dir)
 {
     pmi_init();
     if (0 == rank) {
-        spawn_segment(dir, 1, 2);
-        spawn_segment(dir, 2, 2);
+        spawn_segment(dir, 1, 2, NULL);
+        spawn_segment(dir, 2, 2, NULL);
         expect(recv_line(), "cmd=spawn_result rc=0");
     }
     expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
@@ -513,7 +532,7 @@ static void bad(const char *kind)
     } else if (0 == strcmp(kind, "spawn-order")) {
         /* The second segment of two, first. */
         pmi_init();
-        spawn_segment("/nonexistent", 2, 2);
+        spawn_segment("/nonexistent", 2, 2, NULL);
     } else if (0 == strcmp(kind, "port-noack")) {
         connect_port();
         send_text("cmd=init pmi_version=1 pmi_subversion=1\n", 40);
@@ -559,6 +578,8 @@ int main(int argc, char **argv)
         attrs();
     } else if (argc > 2 && 0 == strcmp(argv[1], "spawn1")) {
         spawn1(argv[2]);
+    } else if (argc > 4 && 0 == strcmp(argv[1], "spawnhost")) {
+        spawn_host(argv[2], argv[3], argv[4]);
     } else if (argc > 2 && 0 == strcmp(argv[1], "spawn2")) {
         spawn2(argv[2]);
     } else if (argc > 1 && 0 == strncmp(argv[1], "child", 5)) {
@@ -584,7 +605,7 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|v2|port|latency N|interop|spawn1 DIR|spawn2 DIR|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|port|latency N|interop|spawn1 DIR|spawn2 DIR|spawnhost DIR HOST RC|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;

@@ -36,6 +36,16 @@ check "PMI-2 spawn of two apps: children told their spawner, with the preput key
     -a "$(grep -c '^PASS spawn2 parent' <<<"$out")" -eq 2
 report
 
+run -n 1 "$CLIENT" spawnhost "$dir" "$(hostname)" 0
+check "PMI-1 spawn with host=this node: the child starts ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS child1 rank 0 of 1' <<<"$out")" -eq 1
+report
+run -n 1 "$CLIENT" spawnhost "$dir" no-such-node -1
+check "PMI-1 spawn with host=another node: refused with rc=-1, drover says why ($rc)" \
+  test "$rc" -eq 0 -a -n "$(grep '^PASS spawn on no-such-node' <<<"$out")" \
+    -a -n "$(grep "cannot spawn on host 'no-such-node'" <<<"$err")"
+report
+
 run -n 3 --oversubscribe "$CLIENT" interop
 check "a PMIx rank and PMI-1 ranks read each other's data ($rc)" \
   test "$rc" -eq 0 -a "$(grep -c '^PASS interop pmix' <<<"$out")" -eq 1 \
