@@ -133,7 +133,8 @@ API int PMI_Get_clique_ranks(int ranks[], int length)
     int rc = PMIX_STRING == v->type && NULL != v->data.string ? PMI_SUCCESS : PMI_FAIL;
     int n = 0;
     /* A comma-separated list of ranks. */
-    for (const char *p = PMI_SUCCESS == rc ? v->data.string : ""; '\0' != *p && PMI_SUCCESS == rc;) {
+    const char *p = PMI_SUCCESS == rc ? v->data.string : "";
+    while ('\0' != *p && PMI_SUCCESS == rc) {
         char *end;
         long r = strtol(p, &end, 10);
         if (end == p || n >= length) {

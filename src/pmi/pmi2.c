@@ -72,7 +72,8 @@ API int PMI2_Job_Spawn(int count, const char *cmds[], int argcs[], const char **
     const char **p = pool;
 
     for (int a = 0; a < count && PMI2_SUCCESS == rc; a++) {
-        int na = NULL != argcs ? argcs[a] : 0, ni = NULL != info_keyval_sizes ? info_keyval_sizes[a] : 0;
+        int na = NULL != argcs ? argcs[a] : 0;
+        int ni = NULL != info_keyval_sizes ? info_keyval_sizes[a] : 0;
         args[a] = p;
         for (int i = 0; i < na; i++) {
             *p++ = argvs[a][i];

@@ -188,10 +188,9 @@ pmix_status_t pmi_get(server_peer_t *peer, const char *nspace, const char *key, 
     }
     /* Another job's data is asked for by its namespace (a spawned job's
      * parent's); anything unknown means the caller's own. */
-    store_ns_t *ns = store_ns(&server.data,
-                              NULL != nspace && NULL != nspace_find(nspace) ? nspace
-                                                                            : peer->pmi->proc.nspace,
-                              false);
+    const char *job = NULL != nspace && NULL != nspace_find(nspace) ? nspace
+                                                                    : peer->pmi->proc.nspace;
+    store_ns_t *ns = store_ns(&server.data, job, false);
     const hashmap_t *procs = NULL == ns ? NULL : &ns->realms[STORE_PROC];
     /* What an immediate PMIx_Get of any rank (PMIX_RANK_UNDEF) finds: data
      * some process committed, never the job's registration. */

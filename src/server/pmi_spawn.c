@@ -209,7 +209,8 @@ pmix_status_t pmi_spawn_take_preputs(const char *nspace, char *const *env)
 const char *pmi_spawn_preput_value(const char *nspace, const char *key)
 {
     store_ns_t *ns = store_ns(&server.data, nspace, false);
-    const hashmap_t *keys = NULL == ns ? NULL : store_keys(ns, STORE_PROC, PMIX_RANK_WILDCARD, false);
+    const hashmap_t *keys =
+        NULL == ns ? NULL : store_keys(ns, STORE_PROC, PMIX_RANK_WILDCARD, false);
     const hashmap_entry_t *e = NULL == keys ? NULL : hashmap_find_str(keys, key);
     const pmix_value_t *v = NULL == e ? NULL : e->value;
 

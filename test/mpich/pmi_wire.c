@@ -605,7 +605,8 @@ int main(int argc, char **argv)
         send_text(cmd, (size_t)n);
         pause();
     } else {
-        fprintf(stderr, "usage: pmi_wire attrs|v2|port|latency N|interop|spawn1 DIR|spawn2 DIR|spawnhost DIR HOST RC|bad KIND|abort CODE\n");
+        fprintf(stderr, "usage: pmi_wire attrs|v2|port|latency N|interop|spawn1 DIR|spawn2 DIR|"
+                        "spawnhost DIR HOST RC|bad KIND|abort CODE\n");
         return 2;
     }
     return 0;
