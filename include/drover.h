@@ -308,6 +308,17 @@ typedef struct drover_attribute {
  * Borrowed, valid for the life of the process. */
 PMIX_EXPORT const drover_attribute_t *drover_attribute_at(size_t index);
 
+/* ---- PMI wire protocols ------------------------------------------------- */
+
+/* Serve the PMI-1 wire protocol ("simple" PMI, as MPICH's hydra does) to
+ * proc, a client registered with this server, over a new socket pair: the
+ * library keeps one end; *fd is the other, for the process to inherit.
+ * Adds PMI_FD (that descriptor's number), PMI_RANK, PMI_SIZE and PMI_JOBID
+ * to *env. *fd is close-on-exec: the host clears that flag in the child
+ * before exec, and closes its own copy after the fork. On failure nothing
+ * is left open and *env may have gained some of the variables. */
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd);
+
 #ifdef __cplusplus
 }
 #endif

@@ -326,6 +326,8 @@ typedef struct launch_child {
     int cgroup_procs;     /* cgroup.procs of the cgroup to join, or -1 */
     cpu_set_t *affinity;  /* NULL: unbound */
     size_t affinity_size;
+    int inherit_fd;       /* > 2: a close-on-exec descriptor the program
+                           * keeps (its PMI_FD) */
 } launch_child_t;
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */

@@ -5,13 +5,15 @@
  * locally, and exits with the first non-zero status of a rank (or of the
  * tool).
  *
- * usage: minihost [-b | -s] [-t tool] N program [args...]
+ * usage: minihost [-b | -s] [-p] [-t tool] N program [args...]
  *   -b       bare host: only fence, abort, connect and disconnect, so the
  *            library's own fallbacks are exercised (native credentials,
  *            local groups, no tool_connected...)
  *   -s       Slurm-like host (slurmlike.c): the last rank must leave
  *            without PMIx_Finalize, and the host checks it heard of that
  *            and that no callback ran inside its own calls
+ *   -p       also serve each rank PMI over an inherited PMI_FD
+ *            (drover_server_setup_pmi), as drover run does
  *   -t tool  also run tool with only the server's URI in its environment
  *            (no namespace or rank) and the line "tool input" on its stdin;
  *            the server is finalized once the ranks are done, and the tool
@@ -38,6 +40,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "drover.h"
 #include "minihost.h"
 #include "pmix.h"
 #include "pmix_server.h"
@@ -512,11 +515,16 @@ typedef struct rank_io {
     int out[2];                  /* stdout and stderr pipes, read ends; -1: closed */
 } rank_io_t;
 
-static pid_t spawn(char **argv, char **env, int in, int out, int err)
+static bool with_pmi;
+
+static pid_t spawn(char **argv, char **env, int in, int out, int err, int pmi_fd)
 {
     pid_t pid = fork();
     if (0 == pid) {
         signal(SIGTERM, SIG_DFL);
+        if (pmi_fd >= 0) {
+            fcntl(pmi_fd, F_SETFD, 0); /* PMI_FD, kept across exec */
+        }
         if (in >= 0) {
             dup2(in, STDIN_FILENO);
         }
@@ -548,13 +556,21 @@ static void launch(uint32_t r, char **argv, rank_io_t *io)
     int in[2], out[2], err[2];
     char **env = copy_environ();
 
+    int pmi_fd = -1;
     PMIX_LOAD_PROCID(&proc, nspace, r);
     PMIx_server_setup_fork(&proc, &env);
+    if (with_pmi && PMIX_SUCCESS != drover_server_setup_pmi(&proc, &env, &pmi_fd)) {
+        fprintf(stderr, "minihost: drover_server_setup_pmi failed\n");
+        exit(1);
+    }
     if (0 != pipe2(in, O_CLOEXEC) || 0 != pipe2(out, O_CLOEXEC) || 0 != pipe2(err, O_CLOEXEC)) {
         perror("minihost: pipe");
         exit(1);
     }
-    io->pid = spawn(argv, env, in[0], out[1], err[1]);
+    io->pid = spawn(argv, env, in[0], out[1], err[1], pmi_fd);
+    if (pmi_fd >= 0) {
+        close(pmi_fd);
+    }
     close(in[0]);
     close(out[1]);
     close(err[1]);
@@ -587,7 +603,7 @@ static pid_t launch_tool(char *tool)
         exit(1);
     }
     close(in[1]);
-    pid_t pid = spawn(argv, env, in[0], -1, -1);
+    pid_t pid = spawn(argv, env, in[0], -1, -1, -1);
     close(in[0]);
     PMIX_ARGV_FREE(env);
     return pid;
@@ -685,12 +701,14 @@ int main(int argc, char **argv)
     char *tool = NULL;
     int opt;
 
-    while ((opt = getopt(argc, argv, "+bst:")) != -1) {
+    while ((opt = getopt(argc, argv, "+bpst:")) != -1) {
         if ('b' == opt) {
             bare = true;
             setenv("MINIHOST_BARE", "1", 1); /* for the tests to know */
         } else if ('s' == opt) {
             slurm = true;
+        } else if ('p' == opt) {
+            with_pmi = true;
         } else if ('t' == opt) {
             tool = optarg;
         } else {
@@ -698,7 +716,7 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < 2) {
-        fprintf(stderr, "usage: minihost [-b | -s] [-t tool] N program [args...]\n");
+        fprintf(stderr, "usage: minihost [-b | -s] [-p] [-t tool] N program [args...]\n");
         return 2;
     }
     nranks = (uint32_t)atoi(argv[optind]);
