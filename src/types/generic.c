@@ -547,14 +547,12 @@ static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
     return rc;
 }
 
-static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
+/* Read an element's header for nt: fingerprint and bounds must be nt's;
+ * *len is the data's length, which the input holds. */
+static pmix_status_t read_header(drover_reader_t *r, const named_t *nt, uint32_t *len)
 {
-    const named_t *nt = current();
     uint64_t fp, v;
     uint32_t k;
-    if (NULL == nt) {
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
-    }
     pmix_status_t rc = wire_get_u64(r, &fp);
     if (PMIX_SUCCESS == rc && fp != nt->fingerprint) {
         rc = PMIX_ERR_TYPE_MISMATCH;
@@ -571,13 +569,42 @@ static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
             rc = PMIX_ERR_TYPE_MISMATCH;
         }
     }
-    uint32_t len = 0;
     if (PMIX_SUCCESS == rc) {
-        rc = wire_get_u32(r, &len);
+        rc = wire_get_u32(r, len);
     }
-    if (PMIX_SUCCESS == rc && len > wire_remaining(r)) {
+    if (PMIX_SUCCESS == rc && *len > wire_remaining(r)) {
         rc = PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER;
     }
+    return rc;
+}
+
+/* A type without pointers has data of one length, its min_wire: an
+ * element whose header passes and whose length is that one unpacks. */
+static pmix_status_t generic_check(drover_reader_t *r)
+{
+    const named_t *nt = current();
+    uint32_t len = 0;
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    pmix_status_t rc = read_header(r, nt, &len);
+    if (PMIX_SUCCESS == rc && len != nt->root->min_wire) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (PMIX_SUCCESS == rc) {
+        r->pos += len;
+    }
+    return rc;
+}
+
+static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
+{
+    const named_t *nt = current();
+    uint32_t len = 0;
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    pmix_status_t rc = read_header(r, nt, &len);
     const uint8_t *start = r->pos;
     if (PMIX_SUCCESS == rc) {
         xfer_t x = {.r = r};
@@ -647,5 +674,6 @@ drover_datatype_t generic_record(const named_t *nt)
         .compare = generic_compare,
         .print = generic_print,
         .release = generic_release,
+        .check = nt->root->has_ptr ? NULL : generic_check,
     };
 }
