@@ -340,11 +340,11 @@ static pmix_status_t create_listed(const char *name, int combiner, int count, in
     }
     ints[0] = count;
     int at = 1;
-    if (0 <= head) {
-        ints[at++] = head;
-    } else {
+    if (NULL != first) {
         memcpy(ints + at, first, sizeof(int) * (size_t)count);
         at += count;
+    } else {
+        ints[at++] = head;
     }
     if (NULL != second) {
         memcpy(ints + at, second, sizeof(int) * (size_t)count);

@@ -12,6 +12,7 @@
  */
 #include "bfrops.h"
 #include "construct.h"
+#include "rows.h"
 #include "types.h"
 
 typedef struct walk {
@@ -31,36 +32,18 @@ static void emit(walk_t *w, pmix_data_type_t id, size_t off)
 
 static void walk(walk_t *w, const tnode_t *n, size_t off);
 
-/* The selected elements of array n, in C order. */
-static void walk_array(walk_t *w, const tnode_t *n, size_t off)
+typedef struct row_ctx {
+    walk_t *w;
+    size_t base;
+} row_ctx_t;
+
+static int map_row(void *arg, const tnode_t *sub, size_t off, size_t count)
 {
-    size_t d = n->nchild - 1;
-    const tnode_t *elem = n->child[d];
-    int64_t idx[64];   /* loader and constructors allow 32 dimensions */
-    for (size_t i = 0; i < d; i++) {
-        if (0 == n->child[i]->sub) {
-            return;
-        }
-        idx[i] = n->child[i]->start;
+    row_ctx_t *c = arg;
+    for (size_t k = 0; k < count; k++) {
+        walk(c->w, sub, c->base + off + k * sub->size);
     }
-    for (;;) {
-        size_t lin = 0;
-        for (size_t i = 0; i < d; i++) {
-            lin = lin * (size_t)n->child[i]->n + (size_t)idx[i];
-        }
-        walk(w, elem, off + lin * elem->size);
-        size_t i = d;
-        while (i-- > 0) {
-            const tnode_t *dim = n->child[i];
-            if (++idx[i] < dim->start + dim->sub) {
-                break;
-            }
-            idx[i] = dim->start;
-        }
-        if (SIZE_MAX == i) {
-            return;
-        }
-    }
+    return 0;
 }
 
 static void walk(walk_t *w, const tnode_t *n, size_t off)
@@ -75,9 +58,11 @@ static void walk(walk_t *w, const tnode_t *n, size_t off)
     case TK_REF:
         walk(w, n->target->root, off);
         return;
-    case TK_ARRAY:
-        walk_array(w, n, off);
+    case TK_ARRAY: {
+        row_ctx_t c = {w, off};
+        each_run(n, map_row, &c);
         return;
+    }
     default:
         for (size_t i = 0; i < n->nchild; i++) {
             const tnode_t *m = n->child[i];
