@@ -108,12 +108,12 @@ typedef struct drover_datatype {
     /* Optional (NULL: the element owns nothing). Free what the element owns,
      * not the element itself. */
     void (*release)(void *elem, drover_tma_t *tma);
-    /* Optional. Read one packed element without storing anything, and
+    /* Optional. Read n packed elements without storing anything, and
      * succeed only when unpack would then succeed on the same bytes into
      * any storage, zeroed or not, without allocating. With it,
      * PMIx_Data_unpack checks the whole input first and then unpacks
      * straight into the caller's storage, which it does not zero. */
-    pmix_status_t (*check)(drover_reader_t *r);
+    pmix_status_t (*check)(drover_reader_t *r, size_t n);
 } drover_datatype_t;
 
 /* Register a datatype. The record is copied; its name must stay valid for

@@ -124,9 +124,9 @@ static pmix_status_t unpack_checked(drover_reader_t *r, const drover_datatype_t 
         rc = PMIX_ERR_UNPACK_INADEQUATE_SPACE;
     }
     drover_reader_t body = peek;
-    for (size_t i = 0; i < count && PMIX_SUCCESS == rc; i++) {
+    if (PMIX_SUCCESS == rc) {
         bfrops_current = t;
-        rc = t->check(&peek);
+        rc = t->check(&peek, count);
         bfrops_current = NULL;
     }
     for (size_t i = 0; i < count && PMIX_SUCCESS == rc; i++) {

@@ -587,13 +587,9 @@ static pmix_status_t read_header(drover_reader_t *r, const named_t *nt, uint32_t
 
 /* A type without pointers has data of one length, its min_wire: an
  * element whose header passes and whose length is that one unpacks. */
-static pmix_status_t generic_check(drover_reader_t *r)
+static pmix_status_t check_one(drover_reader_t *r, const named_t *nt)
 {
-    const named_t *nt = current();
     uint32_t len = 0;
-    if (NULL == nt) {
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
-    }
     if (plan_fits(r, nt->plan)) {
         r->pos += nt->plan->hlen + nt->plan->data;
         return PMIX_SUCCESS;
@@ -604,6 +600,19 @@ static pmix_status_t generic_check(drover_reader_t *r)
     }
     if (PMIX_SUCCESS == rc) {
         r->pos += len;
+    }
+    return rc;
+}
+
+static pmix_status_t generic_check(drover_reader_t *r, size_t n)
+{
+    const named_t *nt = current();
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        rc = check_one(r, nt);
     }
     return rc;
 }
