@@ -500,11 +500,19 @@ static pmix_status_t plan_pack(drover_writer_t *w, const plan_t *p, const char *
     return rc;
 }
 
-/* The input holds a whole element of plan p with p's header. */
+/* The input holds a whole element of plan p with p's header. The fixed
+ * part of the header is compared inline: this runs once per element in
+ * both passes of an unpack. */
 static bool plan_fits(const drover_reader_t *r, const plan_t *p)
 {
-    return NULL != p && wire_remaining(r) >= p->hlen &&
-           wire_remaining(r) - p->hlen >= p->data && 0 == memcmp(r->pos, p->hdr, p->hlen);
+    uint64_t in[2], want[2];
+    if (NULL == p || wire_remaining(r) < p->hlen || wire_remaining(r) - p->hlen < p->data) {
+        return false;
+    }
+    memcpy(in, r->pos, GENERIC_HEADER);
+    memcpy(want, p->hdr, GENERIC_HEADER);
+    return in[0] == want[0] && in[1] == want[1] &&
+           (GENERIC_HEADER == p->hlen || 0 == memcmp(r->pos + GENERIC_HEADER, p->hdr + GENERIC_HEADER, p->hlen - GENERIC_HEADER));
 }
 
 static void plan_unpack(drover_reader_t *r, const plan_t *p, char *elem)
