@@ -35,6 +35,17 @@ cluster_fail() {
     exit 1
 }
 
+# The directories below /tmp that a node must still see through its
+# private /tmp, a line each: this checkout and the directory the tests run
+# in (the build), where the programs and drover's library live.
+cluster_keep() {
+    local top dir
+    top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd -P)
+    for dir in "$top" "$(pwd -P)"; do
+        case $dir in /tmp/?*) printf '%s\n' "$dir" ;; esac
+    done | sort -u
+}
+
 # In namespace $1 (of ours), with the node's hostname $2 and private files:
 # run the rest.
 cluster_in() {
@@ -42,12 +53,18 @@ cluster_in() {
     shift 2
     nsenter --net="/run/netns/$ns" unshare --uts --mount --propagation private \
         env CLUSTER_DIR="$CLUSTER_DIR" NAME="$name" LIB="${CLUSTER_LIBPMIX:-}" \
-        OPENPMIX="$CLUSTER_OPENPMIX" sh -c '
+        OPENPMIX="$CLUSTER_OPENPMIX" KEEP="$(cluster_keep)" sh -c '
         hostname "$NAME"
         mount --bind "$CLUSTER_DIR/hosts" /etc/hosts
         mkdir -p "$CLUSTER_DIR/$NAME/tmp"
         chmod 1777 "$CLUSTER_DIR/$NAME/tmp"
-        mount --bind "$CLUSTER_DIR/$NAME/tmp" /tmp
+        # The checkout and build below /tmp stay where they are on the node.
+        printf "%s\n" "$KEEP" | while IFS= read -r dir; do
+            [ -n "$dir" ] || continue
+            mkdir -p "$CLUSTER_DIR/$NAME/tmp/${dir#/tmp/}"
+            mount --bind "$dir" "$CLUSTER_DIR/$NAME/tmp/${dir#/tmp/}"
+        done
+        mount --rbind "$CLUSTER_DIR/$NAME/tmp" /tmp
         mount -t tmpfs -o mode=1777,size=256m tmpfs /dev/shm
         if [ -n "$LIB" ]; then mount --bind "$LIB" "$OPENPMIX"; fi
         exec "$@"' cluster "$@"
