@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "info_api.h"
 #include "pmix.h"
 #include "role.h"
 #include "server_entry.h"
@@ -358,10 +359,5 @@ int client_timeout(const pmix_info_t *info, size_t ninfo)
 
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return PMIX_INFO_TRUE(&info[i]);
-        }
-    }
-    return false;
+    return info_flag(info, ninfo, key);
 }

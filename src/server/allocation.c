@@ -20,8 +20,8 @@ void allocation_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
     if (NULL == r) {
         return;
     }
-    if (PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &directive, &n,
-                                               PMIX_ALLOC_DIRECTIVE))) {
+    if (PMIX_SUCCESS !=
+        (rc = PMIx_Data_unpack(NULL, payload, &directive, &n, PMIX_ALLOC_DIRECTIVE))) {
         relay_finish(r, rc);
         return;
     }

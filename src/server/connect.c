@@ -39,8 +39,8 @@ static void connect_answered(pmix_status_t status, void *cbdata)
 
 static void connect_start(collective_t *c)
 {
-    pmix_server_connect_fn_t fn = COLLECTIVE_CONNECT == c->kind ? server.host.connect
-                                                                : server.host.disconnect;
+    pmix_server_connect_fn_t fn =
+        COLLECTIVE_CONNECT == c->kind ? server.host.connect : server.host.disconnect;
     connect_op_t *op;
     pmix_status_t rc = PMIX_SUCCESS;
 
@@ -58,13 +58,13 @@ static void connect_start(collective_t *c)
             free(op);
         }
     }
-    collective_finish(c, connect_command(c->kind), PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc,
-                      NULL);
+    collective_finish(c, connect_command(c->kind),
+                      PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc, NULL);
 }
 
 /* Payload of CONNECT and DISCONNECT: PMIX_PROC[] procs, PMIX_INFO[]. */
 static void connect_or_disconnect(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
-                         pmix_data_buffer_t *payload)
+                                  pmix_data_buffer_t *payload)
 {
     pmix_proc_t *procs = NULL;
     pmix_info_t *info = NULL;
@@ -79,7 +79,8 @@ static void connect_or_disconnect(collective_kind_t kind, server_peer_t *peer, u
     }
     if (PMIX_SUCCESS != rc || 0 == nprocs) {
         free(procs);
-        peer_reply(peer, connect_command(kind), tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_BAD_PARAM, NULL);
+        peer_reply(peer, connect_command(kind), tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_BAD_PARAM,
+                   NULL);
         protocol_free_array(info, ninfo, PMIX_INFO);
         return;
     }

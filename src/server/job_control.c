@@ -11,8 +11,7 @@
 
 /* Register the cleanup a directive asks for (a comma-separated list of
  * paths). */
-static pmix_status_t register_cleanup(server_nspace_t *ns, const char *paths,
-                                      cleanup_mode_t mode)
+static pmix_status_t register_cleanup(server_nspace_t *ns, const char *paths, cleanup_mode_t mode)
 {
     char *copy = strdup(paths), *save = NULL;
     pmix_status_t rc = NULL == copy ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
@@ -47,7 +46,9 @@ static bool cleanup_directives(server_peer_t *peer, const pmix_info_t *dirs, siz
                 *rc = PMIX_ERR_BAD_PARAM;
             } else {
                 *rc = register_cleanup(ns, d->value.data.string,
-                                       file ? CLEANUP_FILE : recursive ? CLEANUP_TREE : CLEANUP_DIR);
+                                       file        ? CLEANUP_FILE
+                                       : recursive ? CLEANUP_TREE
+                                                   : CLEANUP_DIR);
             }
         } else if (!PMIX_CHECK_KEY(d, PMIX_CLEANUP_RECURSIVE) &&
                    !PMIX_CHECK_KEY(d, PMIX_CLEANUP_EMPTY) &&
@@ -85,8 +86,8 @@ void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *
     }
     rc = PMIX_ERR_NOT_SUPPORTED;
     if (NULL != server.host.job_control) {
-        rc = server.host.job_control(&peer->proc, targets, ntargets, dirs, ndirs, relay_info_answered,
-                                     r);
+        rc = server.host.job_control(&peer->proc, targets, ntargets, dirs, ndirs,
+                                     relay_info_answered, r);
     }
     relay_called(r, rc);
 }

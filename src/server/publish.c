@@ -12,7 +12,7 @@
  * published data by owner (Open MPI's data server finds nothing for a
  * lookup without them). The server's values replace any the client sent. */
 static bool publish_unpack_with_owner(relay_t *r, pmix_data_buffer_t *payload, pmix_info_t **info,
-                                    size_t *ninfo)
+                                      size_t *ninfo)
 {
     pmix_info_t *sent, *all;
     size_t nsent, n = 0;
@@ -61,7 +61,7 @@ void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payl
 }
 
 static void publish_lookup_answered(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
-                            void *cbdata)
+                                    void *cbdata)
 {
     relay_t *r = cbdata;
     if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
