@@ -60,29 +60,35 @@ void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payl
     relay_called(r, rc);
 }
 
+/* Start a LOOKUP or UNPUBLISH: PMIX_STRING[] keys, then the directives
+ * with the owner added. NULL (the peer answered) on error. */
+static relay_t *publish_start_keyed(server_peer_t *peer, uint32_t tag, uint16_t command,
+                                    pmix_data_buffer_t *payload, pmix_info_t **info, size_t *ninfo)
+{
+    relay_t *r = relay_new(peer, tag, command);
+
+    if (NULL == r || !relay_unpack_keys(r, payload) ||
+        !publish_unpack_with_owner(r, payload, info, ninfo)) {
+        return NULL;
+    }
+    return r;
+}
+
 static void publish_lookup_answered(pmix_status_t status, pmix_pdata_t data[], size_t ndata,
                                     void *cbdata)
 {
-    relay_t *r = cbdata;
-    if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
-        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, data, (int32_t)ndata, PMIX_PDATA);
-        if (PMIX_SUCCESS != rc) {
-            status = rc;
-        }
-    }
-    relay_answered(r, status);
+    relay_answered_with(cbdata, status, data, ndata, PMIX_PDATA);
 }
 
 /* LOOKUP: PMIX_STRING[] keys, PMIX_INFO[] directives; reply PMIX_PDATA[]. */
 void publish_lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
-    relay_t *r = relay_new(peer, tag, PROTOCOL_LOOKUP);
     pmix_info_t *info;
     size_t ninfo;
+    relay_t *r = publish_start_keyed(peer, tag, PROTOCOL_LOOKUP, payload, &info, &ninfo);
     pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
 
-    if (NULL == r || !relay_unpack_keys(r, payload) ||
-        !publish_unpack_with_owner(r, payload, &info, &ninfo)) {
+    if (NULL == r) {
         return;
     }
     if (NULL == r->keys[0]) {
@@ -98,13 +104,12 @@ void publish_lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
 /* UNPUBLISH: PMIX_STRING[] keys (empty: all of the caller's), PMIX_INFO[]. */
 void publish_unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
-    relay_t *r = relay_new(peer, tag, PROTOCOL_UNPUBLISH);
     pmix_info_t *info;
     size_t ninfo;
+    relay_t *r = publish_start_keyed(peer, tag, PROTOCOL_UNPUBLISH, payload, &info, &ninfo);
     pmix_status_t rc = PMIX_ERR_NOT_SUPPORTED;
 
-    if (NULL == r || !relay_unpack_keys(r, payload) ||
-        !publish_unpack_with_owner(r, payload, &info, &ninfo)) {
+    if (NULL == r) {
         return;
     }
     if (NULL != server.host.unpublish) {

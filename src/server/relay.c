@@ -136,17 +136,34 @@ void relay_op_answered(pmix_status_t status, void *cbdata)
     relay_answered(cbdata, status);
 }
 
-/* A pmix_info_cbfunc_t: pack the results here, the host may free them. */
+/* Pack the host's results (when status says there are some) into r's
+ * body, here, since the host may free them once its callback returns.
+ * Returns status, or the packing's failure. */
+static pmix_status_t relay_pack(relay_t *r, pmix_status_t status, void *data, size_t n,
+                                pmix_data_type_t type)
+{
+    if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
+        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, data, (int32_t)n, type);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return status;
+}
+
+void relay_answered_with(relay_t *r, pmix_status_t status, void *data, size_t n,
+                         pmix_data_type_t type)
+{
+    relay_answered(r, relay_pack(r, status, data, n, type));
+}
+
+/* A pmix_info_cbfunc_t: the results are packed before they are released. */
 void relay_info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                          pmix_release_cbfunc_t release_fn, void *release_cbdata)
 {
     relay_t *r = cbdata;
-    if (PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status) {
-        pmix_status_t rc = PMIx_Data_pack(NULL, &r->body, info, (int32_t)ninfo, PMIX_INFO);
-        if (PMIX_SUCCESS != rc) {
-            status = rc;
-        }
-    }
+
+    status = relay_pack(r, status, info, ninfo, PMIX_INFO);
     if (NULL != release_fn) {
         release_fn(release_cbdata);
     }

@@ -440,6 +440,12 @@ bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type
  * finished) on error. */
 bool relay_unpack_keys(relay_t *r, pmix_data_buffer_t *payload);
 
+/* The host answered with n elements of type at data (packed at once, only
+ * when status is PMIX_SUCCESS or PMIX_ERR_PARTIAL_SUCCESS): reply from the
+ * progress thread. */
+void relay_answered_with(relay_t *r, pmix_status_t status, void *data, size_t n,
+                         pmix_data_type_t type);
+
 /* Module callbacks answering a relay (cbdata): a status alone, or a status
  * and infos packed as PMIX_INFO[]. */
 void relay_op_answered(pmix_status_t status, void *cbdata);
