@@ -46,6 +46,7 @@
 #include "pmix_common.h"
 #include "protocol.h"
 #include "role.h"
+#include "server_entry.h"
 #include "store.h"
 
 typedef struct client_state {
@@ -74,10 +75,6 @@ bool client_initialized(void);
  * keep data of their own with PMIx_Store_internal and read it back with
  * PMIx_Get. */
 bool client_local_ready(void);
-
-/* Forget what a server's host left in the store and its event handlers
- * (PMIx_server_finalize). */
-void client_forget_host(void);
 
 /* Run fn(arg) where callbacks run: the client's progress thread or, in a
  * server's host, the server's. */
@@ -244,10 +241,6 @@ void event_received(pmix_data_buffer_t *payload);
 
 /* The server is gone: fail over to PMIX_ERR_LOST_CONNECTION handlers. */
 void event_lost_connection(void);
-
-/* Run this process's handlers for an event (progress thread). */
-void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
-                     size_t ninfo);
 
 /* Forget every handler (finalize). */
 void event_clear_all(void);

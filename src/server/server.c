@@ -21,7 +21,6 @@
 
 #include <event2/event.h>
 
-#include "client.h"
 #include "drover.h"
 #include "eventq.h"
 #include "pmix.h"

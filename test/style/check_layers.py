@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Check that each module of src/ includes only the headers of its own
+layer and of the layers below it (docs/style.md, src/meson.build):
+
+    tma <- bfrops <- common <- {client, server} <- {launcher, caf}
+
+client and server meet only in src/server/server_entry.h. The public
+headers of include/ are open to all.
+
+Usage: check_layers.py SOURCE_ROOT
+Exit status 1, with one line per wrong include, when there is any.
+"""
+import os
+import re
+import sys
+
+BELOW = {
+    'tma': [],
+    'bfrops': ['tma'],
+    'common': ['tma', 'bfrops'],
+    'client': ['tma', 'bfrops', 'common'],
+    'server': ['tma', 'bfrops', 'common'],
+    'launcher': ['common'],
+    'caf': [],
+}
+# The one crossing between client and server.
+CROSSINGS = {'client': ['server/server_entry.h']}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def main():
+    root = sys.argv[1]
+    src = os.path.join(root, 'src')
+    public = set(os.listdir(os.path.join(root, 'include')))
+    modules = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
+    headers = {m: set(f for f in os.listdir(os.path.join(src, m)) if f.endswith('.h'))
+               for m in modules}
+    errors = []
+    for module in modules:
+        if module not in BELOW:
+            errors.append('src/%s: no layer given for it in test/style/check_layers.py' % module)
+            continue
+        allowed = {module: headers[module]}
+        for lower in BELOW[module]:
+            allowed[lower] = headers[lower]
+        crossings = set(CROSSINGS.get(module, []))
+        for name in sorted(os.listdir(os.path.join(src, module))):
+            if not name.endswith(('.c', '.h')):
+                continue
+            path = os.path.join(src, module, name)
+            for header in INCLUDE.findall(open(path, errors='replace').read()):
+                base = os.path.basename(header)
+                if header.startswith('../'):
+                    where = os.path.normpath(os.path.join(module, header))
+                    if where.split('/')[0] in allowed or where in crossings:
+                        continue
+                elif base in public or any(base in h for h in allowed.values()):
+                    continue
+                else:
+                    owners = [m + '/' + base for m in modules if base in headers[m]]
+                    if any(o in crossings for o in owners):
+                        continue
+                    if not owners:
+                        # Generated or system headers found elsewhere.
+                        continue
+                errors.append('src/%s/%s includes "%s", of a layer it may not use' %
+                              (module, name, header))
+    for error in errors:
+        print(error)
+    print('%d modules checked, %d wrong includes' % (len(modules), len(errors)))
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
