@@ -16,6 +16,8 @@ packages=(
   libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
   slurm-wlm munge                   # test/slurm: a multi-node Slurm cluster in namespaces
   iproute2 util-linux               # test/slurm: ip netns, unshare, nsenter
+  libmpich-dev mpich-doc            # test/mpich: MPICH programs and MPICH's own examples
+  libpmi0-dev libpmi2-0-dev         # the PMI-1/PMI-2 API headers libpmi.so.1/libpmi2.so.0 follow
 )
 
 missing=()

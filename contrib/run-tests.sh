@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # run-tests.sh - from a fresh Debian 12 machine: install, build, and run every
 # test: the meson suites (unit, ABI, drop-in, integration) with warnings as
-# errors, the unit, launcher, runtime, docs and mpirun suites again under
-# ASan+UBSan, and the fuzzers (unpacker, server requests and maps) for a
-# bounded time. Ends with one line "N passed, M failed".
+# errors, the unit, launcher, daemon, runtime, docs, types, mpirun and mpich
+# suites again under ASan+UBSan, and the fuzzers (unpacker, server requests
+# and maps, declared datatypes, PMI wire parsers) for a bounded time. Ends
+# with one line "N passed, M failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 contrib/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
@@ -38,7 +39,7 @@ stage() {
 }
 
 STAGE_TEST_ARGS="" stage "build and test (warnings are errors)" build-ci -Dwerror=true
-STAGE_TEST_ARGS="--suite unit --suite launcher --suite runtime --suite docs --suite mpirun" stage "unit, launcher, runtime, docs and mpirun tests under ASan+UBSan" build-ci-asan \
+STAGE_TEST_ARGS="--suite unit --suite launcher --suite daemon --suite runtime --suite docs --suite types --suite mpirun --suite mpich" stage "unit, launcher, daemon, runtime, docs, types, mpirun and mpich tests under ASan+UBSan" build-ci-asan \
   -Dwerror=true -Db_sanitize=address,undefined -Db_lundef=false
 
 echo "=== fuzzing for ${fuzz_seconds}s"

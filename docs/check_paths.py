@@ -4,8 +4,10 @@
 Usage: check_paths.py SOURCE_ROOT
 
 The rules, so a doc can name files briefly and still be checked:
-  - A name with a slash (src/server/peer.c, test/unit/) exists relative to
-    the source root or to the document's own directory (a Markdown link).
+  - A name with a slash whose first part is in the tree (src/server/peer.c,
+    test/unit/, ../include/pmix.h) exists relative to the source root or to
+    the document's own directory (a Markdown link). Others (slurm/pmi.h, a
+    system header) are not the tree's.
   - A bare file name in a table column headed "file in `DIR/`" exists in
     DIR, and the row's type (its first `PMIX_...` name) appears in it.
   - Any other bare file name is the name of some file in the tree, unless
@@ -72,7 +74,10 @@ def check_doc(root, doc, names):
                 if path not in names and path not in READER_FILES:
                     errors.append('%s: no file is named %s' % (where, path))
                 continue
-            if PLACEHOLDER.match(path):
+            top = path.split('/')[0]
+            if PLACEHOLDER.match(path) or not any(
+                    os.path.exists(os.path.join(base, top)) for base in (root, here)):
+                # Not a path into the tree (a system header's, say).
                 continue
             if not any(os.path.exists(os.path.join(base, path)) for base in (root, here)):
                 errors.append('%s: %s does not exist' % (where, path))

@@ -15,6 +15,7 @@
 #ifndef DROVER_H
 #define DROVER_H
 
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <pmix_common.h>
@@ -135,6 +136,162 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * process pid: call it once the process exists (after fork). Returns
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
 PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid);
+/* ---- Declared datatypes (docs/datatypes.md) ------------------------------ */
+
+/* Types declared in YAML (PDI's specification-tree dialect) are registered
+ * with ids from this one up, in declaration order; a program that also
+ * registers types in C should use ids below it. */
+#define DROVER_DECLARED_ID_MIN 32768
+
+/* Flags of drover_types_load_*. */
+/* Unknown keys are warnings instead of errors (for files written for PDI,
+ * which ignores them). */
+#define DROVER_TYPES_LENIENT 0x1u
+/* Check the file and report, but declare and register nothing. */
+#define DROVER_TYPES_CHECK_ONLY 0x2u
+
+/* Job-level key (PMIX_STRING) under which `drover run --types FILE` hands
+ * FILE's text to the ranks; PMIx_Init declares it in every rank. */
+#define DROVER_JOB_TYPES "drover.types"
+
+/* For a process that only stores and forwards values (a PMIx server):
+ * every type is registered at once, $-values or not, and its values are
+ * kept as the bytes they were packed to, unread. */
+#define DROVER_TYPES_RELAY 0x8u
+
+/* drover_types_describe: JSON instead of indented text. */
+#define DROVER_TYPES_JSON 0x4u
+/* drover_types_describe: canonical YAML that loads to the same types (the
+ * named type and those it refers to, or every type). */
+#define DROVER_TYPES_YAML 0x10u
+
+/* Declare the types of a YAML file (types: section; metadata: and data:
+ * name the values $-expressions refer to) and register each under a new
+ * id. All or nothing: on any error nothing is declared. *errors (may be
+ * NULL) receives every error and warning, one per line as
+ * "FILE:LINE:COL: error: KEY.PATH: message", or NULL when there are none;
+ * the caller frees it with free(). Returns PMIX_SUCCESS,
+ * PMIX_ERR_BAD_PARAM (the file has errors), PMIX_ERR_NOT_FOUND (unreadable)
+ * or PMIX_ERR_NOMEM. Loading the same declarations again is harmless; a
+ * different declaration under a declared name is an error. Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_types_load_file(const char *path, unsigned flags, char **errors);
+
+/* The same for len bytes of YAML text; name is what messages call it. */
+PMIX_EXPORT pmix_status_t drover_types_load_string(const char *name, const char *text, size_t len,
+                                                   unsigned flags, char **errors);
+
+/* The tree of the type called name in the YAML file at path (every type
+ * when name is NULL), with kind, combiner, size, alignment, offsets,
+ * extent, canonical signature and fingerprint, as `drover types show`
+ * prints it; nothing is declared. flags: DROVER_TYPES_LENIENT, and
+ * DROVER_TYPES_JSON or DROVER_TYPES_YAML. *text is freed by the caller with free(); *errors as
+ * for drover_types_load_file. PMIX_ERR_NOT_FOUND when the file has no such
+ * type. */
+PMIX_EXPORT pmix_status_t drover_types_describe(const char *path, const char *name, unsigned flags,
+                                                char **text, char **errors);
+
+/* Bind n values to a name $-expressions use ("n" for $n, "rec.len" for
+ * $rec.len; $a[i] reads value i of "a"). The values are copied; binding a
+ * name again replaces them, n == 0 removes them. A type reads the values
+ * when it is laid out: at load if all its names are bound, else at its
+ * first drover_type_lookup. Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_type_bind(const char *name, const int64_t *values, size_t n);
+
+/* The datatype id of a declared type, laying it out and registering it
+ * first if it waited for bindings. PMIX_ERR_NOT_FOUND for an undeclared
+ * name, PMIX_ERR_NOT_AVAILABLE while a value it needs is not bound,
+ * PMIX_ERR_BAD_PARAM when the bound values break a bound (start + subsize
+ * past size, a member outside buffersize...). Thread-safe. */
+PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t *id);
+
+/* ---- Decoding and building types, after MPI ---------------------------- */
+
+/* Which constructor made a type (drover_type_get_envelope). A declared
+ * type decodes as the constructor call that builds the same layout: a
+ * builtin or C-registered type is NAMED; a declared scalar or a named
+ * reference DUP; an array CONTIGUOUS (one dimension, no slice) or
+ * SUBARRAY; struct, tuple and record STRUCT, with RESIZED around it when a
+ * record's buffersize is not the natural extent; pointer POINTER. */
+#define DROVER_COMBINER_NAMED 1
+#define DROVER_COMBINER_DUP 2
+#define DROVER_COMBINER_CONTIGUOUS 3
+#define DROVER_COMBINER_STRUCT 4
+#define DROVER_COMBINER_SUBARRAY 5
+#define DROVER_COMBINER_RESIZED 6
+#define DROVER_COMBINER_POINTER 7
+
+/* Array order of drover_type_create_subarray: only C order exists. */
+#define DROVER_ORDER_C 0
+
+/* The sizes of the argument arrays of the constructor call that made type,
+ * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
+ * for an id not registered (a declared type waiting for $-values is not,
+ * until drover_type_lookup lays it out), PMIX_ERR_NOT_AVAILABLE in a
+ * process that only relays declared values (DROVER_TYPES_RELAY). */
+PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *num_integers,
+                                                   int *num_addresses, int *num_datatypes,
+                                                   int *combiner);
+
+/* The arguments themselves, as MPI_Type_get_contents (layouts in
+ * docs/datatypes.md): integers, addresses (byte displacements, lb and
+ * extent) and datatypes. An unnamed part of a declared type comes back as
+ * a type of its own, registered under "<type>/<index>" the first time it
+ * is decoded. PMIX_ERR_BAD_PARAM for a NAMED type or arrays smaller than
+ * the envelope says. */
+PMIX_EXPORT pmix_status_t drover_type_get_contents(pmix_data_type_t type, int max_integers,
+                                                   int max_addresses, int max_datatypes,
+                                                   int integers[], intptr_t addresses[],
+                                                   pmix_data_type_t datatypes[]);
+
+/* As MPI_Type_size: the bytes a type's data occupies in one element (a
+ * slice's selected elements, members without padding, 8 for a pointer);
+ * for builtin and C-registered types, their size. */
+PMIX_EXPORT pmix_status_t drover_type_size(pmix_data_type_t type, size_t *size);
+
+/* As MPI_Type_get_extent: lb is 0 and the extent the element's size for
+ * every type. */
+PMIX_EXPORT pmix_status_t drover_type_get_extent(pmix_data_type_t type, intptr_t *lb,
+                                                 intptr_t *extent);
+
+/* As MPI_Type_get_true_extent: from the first to one past the last byte of
+ * the type's data (0, 0 when it has none). */
+PMIX_EXPORT pmix_status_t drover_type_get_true_extent(pmix_data_type_t type, intptr_t *true_lb,
+                                                      intptr_t *true_extent);
+
+/* A declared type's canonical signature (caller frees with free()) and
+ * fingerprint, as `drover types show` prints them. PMIX_ERR_NOT_SUPPORTED
+ * for builtin and C-registered types, which have none. */
+PMIX_EXPORT pmix_status_t drover_type_signature(pmix_data_type_t type, char **signature,
+                                                uint64_t *fingerprint);
+
+/* Constructors, as MPI's, building declared types through the same
+ * validated trees as YAML (name NULL: "type.<id>"). old and the types of a
+ * struct are fixed-size builtin scalars (PMIX_INT8..PMIX_UINT64, PMIX_INT,
+ * PMIX_UINT, PMIX_SIZE, PMIX_FLOAT, PMIX_DOUBLE, PMIX_BYTE) or declared
+ * types. PMIX_ERR_NOT_SUPPORTED for other old types, a Fortran order,
+ * negative displacements or lb, and resizing a type that is not a struct;
+ * PMIX_ERR_BAD_PARAM for bad counts or bounds (the messages of a load go
+ * nowhere: check with drover types). */
+PMIX_EXPORT pmix_status_t drover_type_create_contiguous(const char *name, int count,
+                                                        pmix_data_type_t old,
+                                                        pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndims,
+                                                      const int sizes[], const int subsizes[],
+                                                      const int starts[], int order,
+                                                      pmix_data_type_t old,
+                                                      pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
+                                                    const int blocklengths[],
+                                                    const intptr_t displacements[],
+                                                    const pmix_data_type_t types[],
+                                                    pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data_type_t old,
+                                                     intptr_t lb, intptr_t extent,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_pointer(const char *name, pmix_data_type_t old,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_dup(const char *name, pmix_data_type_t old,
+                                          pmix_data_type_t *newtype);
 
 /* ---- Introspection ------------------------------------------------------ */
 
@@ -150,6 +307,17 @@ typedef struct drover_attribute {
 /* The index-th known attribute, in name order, or NULL past the last one.
  * Borrowed, valid for the life of the process. */
 PMIX_EXPORT const drover_attribute_t *drover_attribute_at(size_t index);
+
+/* ---- PMI wire protocols ------------------------------------------------- */
+
+/* Serve the PMI-1 wire protocol ("simple" PMI, as MPICH's hydra does) to
+ * proc, a client registered with this server, over a new socket pair: the
+ * library keeps one end; *fd is the other, for the process to inherit.
+ * Adds PMI_FD (that descriptor's number), PMI_RANK, PMI_SIZE and PMI_JOBID
+ * to *env. *fd is close-on-exec: the host clears that flag in the child
+ * before exec, and closes its own copy after the fork. On failure nothing
+ * is left open and *env may have gained some of the variables. */
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd);
 
 #ifdef __cplusplus
 }

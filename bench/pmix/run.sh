@@ -9,6 +9,13 @@
 # path points at OpenPMIx's libpmix.so.2. Figures are microseconds, ratios
 # drover / OpenPMIx (lower is better for drover). Targets (issue 3): Get
 # <= 0.1 x OpenPMIx, fence <= 0.5 x, <= 16 KiB of server memory per client.
+#
+# Then rounds of put + commit + get of the neighbour's new key by 4 ranks
+# (pmix_putget; issue 9): microseconds per round side by side (OpenPMIx
+# is slow and quadratic at this, so only a few hundred rounds), and
+# drover's per-round cost at 2,500 and 10,000 rounds, which stays flat
+# when a get's answer does not grow with the keys the target holds.
+# PUTGET_REPS (default 3) runs of each, the median kept.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,19 +27,24 @@ ninja -C "$build" >/dev/null
 drover=$build/src/launcher/drover
 bench=$build/bench/pmix/pmix_bench
 idle=$build/bench/pmix/pmix_idle
+putget=$build/bench/pmix/pmix_putget
+putget_reps=${PUTGET_REPS:-3}
 openpmix=$(pkg-config --variable=libdir pmix)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# run_under LAUNCHER N: pmix_bench's "name value" lines, REPS times.
+# run_under LAUNCHER N [PROGRAM ARGS...]: the program's "name value" lines
+# (pmix_bench's by default), REPS times.
 run_under() {
     local launcher=$1 n=$2
+    shift 2
+    [ $# -gt 0 ] || set -- "$bench"
     for ((i = 0; i < reps; i++)); do
         if [ "$launcher" = drover ]; then
-            "$drover" run -n "$n" --oversubscribe "$bench"
+            "$drover" run -n "$n" --oversubscribe "$@"
         else
             mpirun --allow-run-as-root --oversubscribe -n "$n" \
-                -x LD_LIBRARY_PATH="$openpmix" "$bench"
+                -x LD_LIBRARY_PATH="$openpmix" "$@"
         fi
     done
 }
@@ -57,6 +69,24 @@ for n in 2 8; do
                     target["init"] = "" }
             { printf "| %s | %d | %.3f | %.3f | %.3f | %s |\n", $1, n, $2, $3, $3 / $2, target[$1] }'
 done
+
+echo
+echo "| put+commit+get of the neighbour's new key | ranks | OpenPMIx (mpirun) us/round | drover us/round | drover / OpenPMIx |"
+echo "|---|---|---|---|---|"
+for rounds in 250 500; do
+    reps=$putget_reps run_under mpirun 4 "$putget" $rounds | medians >"$work/putget.openpmix"
+    reps=$putget_reps run_under drover 4 "$putget" $rounds | medians >"$work/putget.drover"
+    join "$work/putget.openpmix" "$work/putget.drover" |
+        awk '{ printf "| %s rounds | 4 | %.1f | %.1f | %.4f |\n", substr($1, 8), $2, $3, $3 / $2 }'
+done
+for rounds in 2500 10000; do
+    reps=$putget_reps run_under drover 4 "$putget" $rounds | medians
+done >"$work/putget.linear"
+echo
+echo "| drover put+commit+get | ranks | 2,500 rounds us/round | 10,000 rounds us/round | 10,000 / 2,500 (flat: ~1) |"
+echo "|---|---|---|---|---|"
+awk '{ v[$1] = $2 } END { a = v["putget_2500"]; b = v["putget_10000"];
+        printf "| per round | 4 | %.1f | %.1f | %.2f |\n", a, b, b / a }' "$work/putget.linear"
 
 # Server memory per client: drover's resident size with N idle clients
 # connected, minus the same with N processes that never touch PMIx.

@@ -20,6 +20,8 @@
 
 #include "bfrops.h"
 
+_Thread_local const drover_datatype_t *bfrops_current;
+
 /* The address of element i of an array of t. */
 static void *elem_at(const void *base, size_t i, const drover_datatype_t *t)
 {
@@ -42,7 +44,9 @@ static void discard(void *elems, size_t n, const drover_datatype_t *t, drover_tm
 {
     if (NULL != t->release) {
         for (size_t i = 0; i < n; i++) {
+            bfrops_current = t;
             t->release(elem_at(elems, i, t), tma);
+            bfrops_current = NULL;
         }
     }
     memset(elems, 0, n * t->size);
@@ -60,7 +64,9 @@ PMIX_EXPORT pmix_status_t drover_pack(drover_writer_t *w, const void *src, size_
     }
     size_t mark = w->buf->bytes_used;
     for (size_t i = 0; i < n; i++) {
+        bfrops_current = t;
         pmix_status_t rc = t->pack(w, elem_at(src, i, t));
+        bfrops_current = NULL;
         if (PMIX_SUCCESS != rc) {
             w->buf->bytes_used = mark;
             w->buf->pack_ptr = w->buf->base_ptr + mark;
@@ -95,7 +101,9 @@ PMIX_EXPORT pmix_status_t drover_unpack(drover_reader_t *r, void *dest, size_t n
     pmix_status_t rc = PMIX_SUCCESS;
     size_t done = 0;
     while (done < n && PMIX_SUCCESS == rc) {
+        bfrops_current = t;
         rc = t->unpack(r, elem_at(dest, done, t));
+        bfrops_current = NULL;
         if (PMIX_SUCCESS == rc) {
             done++;
         }
@@ -227,7 +235,9 @@ pmix_status_t bfrops_copy(void *dest, const void *src, size_t n, pmix_data_type_
     }
     memset(dest, 0, bytes);
     for (size_t i = 0; i < n; i++) {
+        bfrops_current = t;
         pmix_status_t rc = t->copy(elem_at(dest, i, t), elem_at(src, i, t), tma);
+        bfrops_current = NULL;
         if (PMIX_SUCCESS != rc) {
             /* The failing element freed what it had allocated. */
             discard(dest, i, t, tma);
@@ -257,8 +267,10 @@ pmix_value_cmp_t bfrops_compare(const void *a, const void *b, size_t n, pmix_dat
     for (size_t i = 0; i < n; i++) {
         const void *ea = elem_at(a, i, t);
         const void *eb = elem_at(b, i, t);
+        bfrops_current = t;
         pmix_value_cmp_t c = NULL == t->compare ? compare_bytes(ea, eb, t->size)
                                                 : t->compare(ea, eb);
+        bfrops_current = NULL;
         if (PMIX_EQUAL != c) {
             return c;
         }
@@ -282,7 +294,10 @@ char *bfrops_print(const void *elem, pmix_data_type_t type)
     if (NULL == t || NULL == elem) {
         return NULL;
     }
-    return t->print(elem);
+    bfrops_current = t;
+    char *text = t->print(elem);
+    bfrops_current = NULL;
+    return text;
 }
 
 void *bfrops_value_elem(const pmix_value_t *v)

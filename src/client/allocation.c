@@ -24,7 +24,7 @@ PMIX_EXPORT pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t dire
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, &directive, 1, PMIX_ALLOC_DIRECTIVE)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, info, (int32_t)ninfo, PMIX_INFO))) {
-        rc = client_request_infos(PROTOCOL_ALLOCATE, &req, client_timeout(info, ninfo), cbfunc,
+        rc = client_request_infos(PROTOCOL_ALLOCATE, &req, directive_timeout(info, ninfo), cbfunc,
                                   cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

@@ -42,6 +42,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "directive.h"
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "protocol.h"
@@ -228,8 +229,7 @@ pmix_status_t client_can_ask(void);
 
 /* ---- Directives common to many calls ------------------------------------ */
 
-/* The PMIX_TIMEOUT among info (seconds), 0 when absent. */
-int client_timeout(const pmix_info_t *info, size_t ninfo);
+/* PMIX_TIMEOUT is read by directive_timeout (directive.h). */
 
 /* Whether the boolean attribute key is set true among info. */
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key);
@@ -253,5 +253,10 @@ void iof_received(pmix_data_buffer_t *payload);
 
 /* Stop forwarding stdin and forget every output handler (finalize). */
 void iof_forget_all(void);
+
+/* Declare the datatypes the job carries under DROVER_JOB_TYPES (none:
+ * nothing to do). PMIX_ERR_TYPE_MISMATCH, with the reasons on stderr,
+ * when they conflict with this process's own declarations. */
+pmix_status_t client_job_types(const pmix_proc_t *me);
 
 #endif /* DROVER_CLIENT_H */

@@ -658,7 +658,11 @@ static void read_direct(client_wait_t *w)
             break;
         }
         struct pollfd p = {.fd = conn.direct.fd, .events = POLLIN};
-        int n = poll(&p, 1, expire(&conn.direct));
+        int timeout = expire(&conn.direct);
+        if (w->done) {
+            break; /* expired: polling on would wait for nothing, forever */
+        }
+        int n = poll(&p, 1, timeout);
         if (n > 0) {
             channel_read(&conn.direct);
         }

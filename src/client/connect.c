@@ -28,7 +28,7 @@ static pmix_status_t connect_like(uint16_t command, const pmix_proc_t procs[], s
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
-        rc = client_request_op(command, &req, client_timeout(info, ninfo), cbfunc, cbdata);
+        rc = client_request_op(command, &req, directive_timeout(info, ninfo), cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     return rc;

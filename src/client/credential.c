@@ -79,7 +79,7 @@ PMIX_EXPORT pmix_status_t PMIx_Get_credential_nb(const pmix_info_t info[], size_
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     rc = PMIx_Data_pack(NULL, &req, (void *)info, (int32_t)ninfo, PMIX_INFO);
     if (PMIX_SUCCESS == rc) {
-        rc = conn_request(PROTOCOL_GET_CREDENTIAL, &req, client_timeout(info, ninfo), issued, r);
+        rc = conn_request(PROTOCOL_GET_CREDENTIAL, &req, directive_timeout(info, ninfo), issued, r);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     if (PMIX_SUCCESS != rc) {
@@ -180,7 +180,7 @@ PMIX_EXPORT pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t *
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
         rc = client_request_infos(PROTOCOL_VALIDATE_CREDENTIAL, &req,
-                                  client_timeout(info, ninfo), validated, v);
+                                  directive_timeout(info, ninfo), validated, v);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     if (PMIX_SUCCESS != rc) {

@@ -84,7 +84,7 @@ static pmix_status_t ask(pmix_fabric_t *fabric, pmix_fabric_operation_t operatio
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, &code, 1, PMIX_UINT8)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)dirs, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_infos(PROTOCOL_FABRIC, &req, client_timeout(dirs, ndirs),
+        rc = client_request_infos(PROTOCOL_FABRIC, &req, directive_timeout(dirs, ndirs),
                                   fabric_answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

@@ -87,7 +87,7 @@ PMIX_EXPORT pmix_status_t PMIx_Fence_nb(const pmix_proc_t procs[], size_t nprocs
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
-        rc = conn_request(PROTOCOL_FENCE, &msg, client_timeout(info, ninfo), answered, op);
+        rc = conn_request(PROTOCOL_FENCE, &msg, directive_timeout(info, ninfo), answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
     if (PMIX_SUCCESS != rc) {

@@ -196,7 +196,7 @@ static pmix_status_t name_procs(uint16_t command, const char grp[], const pmix_p
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
-        rc = send_group(command, &msg, client_timeout(info, ninfo), grp, NAMES_ADD, cbfunc,
+        rc = send_group(command, &msg, directive_timeout(info, ninfo), grp, NAMES_ADD, cbfunc,
                         NULL, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
@@ -217,7 +217,7 @@ static pmix_status_t name_only(uint16_t command, const char grp[], const pmix_in
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)&grp, 1, PMIX_STRING)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
-        rc = send_group(command, &msg, client_timeout(info, ninfo), grp, NAMES_REMOVE, NULL,
+        rc = send_group(command, &msg, directive_timeout(info, ninfo), grp, NAMES_REMOVE, NULL,
                         cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
@@ -262,7 +262,7 @@ PMIX_EXPORT pmix_status_t PMIx_Group_join_nb(const char grp[], const pmix_proc_t
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &accept, 1, PMIX_BOOL)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo,
                                              PMIX_INFO))) {
-        rc = send_group(PROTOCOL_GROUP_JOIN, &msg, client_timeout(info, ninfo), grp,
+        rc = send_group(PROTOCOL_GROUP_JOIN, &msg, directive_timeout(info, ninfo), grp,
                         accept ? NAMES_ADD : NAMES_KEEP, cbfunc, NULL, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);

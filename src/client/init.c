@@ -286,7 +286,16 @@ done:
 
 PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_t ninfo)
 {
-    return client_start(ROLE_CLIENT, setup_client, info, ninfo, proc);
+    pmix_proc_t me;
+    pmix_status_t rc = client_start(ROLE_CLIENT, setup_client, info, ninfo, &me);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS != (rc = client_job_types(&me))) {
+        client_finish(ROLE_CLIENT, NULL, 0);
+        return rc;
+    }
+    if (PMIX_SUCCESS == rc && NULL != proc) {
+        *proc = me;
+    }
+    return rc;
 }
 
 PMIX_EXPORT int PMIx_Initialized(void)
@@ -339,22 +348,6 @@ PMIX_EXPORT pmix_status_t PMIx_Finalize(const pmix_info_t info[], size_t ninfo)
 PMIX_EXPORT void PMIx_Progress(void)
 {
     /* The progress thread makes progress on its own. */
-}
-
-int client_timeout(const pmix_info_t *info, size_t ninfo)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT)) {
-            const pmix_value_t *v = &info[i].value;
-            if (PMIX_INT == v->type && v->data.integer > 0) {
-                return v->data.integer;
-            }
-            if (PMIX_UINT32 == v->type && v->data.uint32 > 0 && v->data.uint32 < INT32_MAX) {
-                return (int)v->data.uint32;
-            }
-        }
-    }
-    return 0;
 }
 
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key)

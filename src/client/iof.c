@@ -209,7 +209,7 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_pull(const pmix_proc_t procs[], size_t nprocs
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &h->channels, 1, PMIX_IOF_CHANNEL)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)directives, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_op(PROTOCOL_IOF_PULL, &msg, client_timeout(directives, ndirs),
+        rc = client_request_op(PROTOCOL_IOF_PULL, &msg, directive_timeout(directives, ndirs),
                                pull_answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
@@ -250,7 +250,7 @@ PMIX_EXPORT pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t 
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &iofhdlr, 1, PMIX_SIZE)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)directives, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_op(PROTOCOL_IOF_DEREGISTER, &msg, client_timeout(directives, ndirs),
+        rc = client_request_op(PROTOCOL_IOF_DEREGISTER, &msg, directive_timeout(directives, ndirs),
                                cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);
@@ -274,7 +274,7 @@ static pmix_status_t send_push(const pmix_proc_t *targets, size_t ntargets,
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)bo, 1, PMIX_BYTE_OBJECT)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)dirs, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_op(PROTOCOL_IOF_PUSH, &msg, client_timeout(dirs, ndirs), cbfunc,
+        rc = client_request_op(PROTOCOL_IOF_PUSH, &msg, directive_timeout(dirs, ndirs), cbfunc,
                                cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&msg);

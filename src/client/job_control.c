@@ -31,7 +31,7 @@ PMIX_EXPORT pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_
                                              PMIX_PROC)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)directives, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_infos(PROTOCOL_JOB_CONTROL, &req, client_timeout(directives, ndirs),
+        rc = client_request_infos(PROTOCOL_JOB_CONTROL, &req, directive_timeout(directives, ndirs),
                                   cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

@@ -29,7 +29,7 @@ PMIX_EXPORT pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t *monitor, pm
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, &error, 1, PMIX_STATUS)) &&
         PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)directives, (int32_t)ndirs,
                                              PMIX_INFO))) {
-        rc = client_request_infos(PROTOCOL_MONITOR, &req, client_timeout(directives, ndirs),
+        rc = client_request_infos(PROTOCOL_MONITOR, &req, directive_timeout(directives, ndirs),
                                   cbfunc, cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

@@ -33,7 +33,7 @@ PMIX_EXPORT pmix_status_t PMIx_Publish_nb(const pmix_info_t info[], size_t ninfo
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     rc = PMIx_Data_pack(NULL, &req, (void *)info, (int32_t)ninfo, PMIX_INFO);
     if (PMIX_SUCCESS == rc) {
-        rc = client_request_op(PROTOCOL_PUBLISH, &req, client_timeout(info, ninfo), cbfunc,
+        rc = client_request_op(PROTOCOL_PUBLISH, &req, directive_timeout(info, ninfo), cbfunc,
                                cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
@@ -108,7 +108,8 @@ PMIX_EXPORT pmix_status_t PMIx_Lookup_nb(char **keys, const pmix_info_t info[], 
     *op = (lookup_op_t){.cbfunc = cbfunc, .cbdata = cbdata};
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = pack_keys(&req, keys, info, ninfo))) {
-        rc = conn_request(PROTOCOL_LOOKUP, &req, client_timeout(info, ninfo), lookup_answered, op);
+        rc = conn_request(PROTOCOL_LOOKUP, &req, directive_timeout(info, ninfo), lookup_answered,
+                          op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     if (PMIX_SUCCESS != rc) {
@@ -178,7 +179,7 @@ PMIX_EXPORT pmix_status_t PMIx_Unpublish_nb(char **keys, const pmix_info_t info[
     }
     PMIX_DATA_BUFFER_CONSTRUCT(&req);
     if (PMIX_SUCCESS == (rc = pack_keys(&req, keys, info, ninfo))) {
-        rc = client_request_op(PROTOCOL_UNPUBLISH, &req, client_timeout(info, ninfo), cbfunc,
+        rc = client_request_op(PROTOCOL_UNPUBLISH, &req, directive_timeout(info, ninfo), cbfunc,
                                cbdata);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);

@@ -105,7 +105,7 @@ PMIX_EXPORT pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t nin
     if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &req, (void *)job_info, (int32_t)ninfo,
                                              PMIX_INFO)) &&
         PMIX_SUCCESS == (rc = pack_apps(&req, job_info, ninfo, apps, napps))) {
-        rc = conn_request(PROTOCOL_SPAWN, &req, client_timeout(job_info, ninfo), answered, op);
+        rc = conn_request(PROTOCOL_SPAWN, &req, directive_timeout(job_info, ninfo), answered, op);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&req);
     if (PMIX_SUCCESS != rc) {

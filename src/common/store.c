@@ -92,6 +92,21 @@ hashmap_t *store_keys(store_ns_t *ns, store_realm_t realm, uint32_t id, bool cre
     return e->value;
 }
 
+uint32_t store_keys_flags(store_ns_t *ns, store_realm_t realm, uint32_t id)
+{
+    const hashmap_entry_t *e = hashmap_find(&ns->realms[realm], &id, sizeof(id));
+    return NULL == e ? 0 : e->flags;
+}
+
+pmix_status_t store_keys_mark(store_ns_t *ns, store_realm_t realm, uint32_t id, uint32_t flags)
+{
+    if (NULL == store_keys(ns, realm, id, true)) {
+        return PMIX_ERR_NOMEM;
+    }
+    hashmap_find(&ns->realms[realm], &id, sizeof(id))->flags |= flags;
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t store_take(hashmap_t *keys, const char *key, pmix_value_t *value, uint32_t flags)
 {
     hashmap_entry_t *e = hashmap_insert_str(keys, key, NULL);
@@ -286,12 +301,27 @@ static const pmix_value_t *in_realm(store_ns_t *ns, store_realm_t realm, uint32_
     return store_get(store_keys(ns, realm, id, false), key);
 }
 
+/* The node a scope names: by host name, or by id. */
+static const pmix_value_t *in_named_node(store_ns_t *ns, const store_scope_t *scope,
+                                         const char *key)
+{
+    uint32_t id = scope->nodeid;
+    bool found;
+
+    if (scope->node_by_name) {
+        id = node_by_name(ns, scope->hostname, &found);
+        if (!found) {
+            return NULL;
+        }
+    }
+    return in_realm(ns, STORE_NODE, id, key);
+}
+
 const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *key,
                                  const store_scope_t *scope)
 {
     const pmix_value_t *v;
     uint32_t id;
-    bool found;
 
     if (NULL != scope && scope->app) {
         return in_realm(ns, STORE_APP, scope->appnum, key);
@@ -302,15 +332,13 @@ const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *k
                    ? store_get(store_keys(ns, STORE_PROC, rank, false), qualified)
                    : NULL;
     }
-    if (NULL != scope && scope->node) {
-        id = scope->nodeid;
-        if (scope->node_by_name) {
-            id = node_by_name(ns, scope->hostname, &found);
-            if (!found) {
-                return NULL;
-            }
+    /* A node named without PMIX_NODE_INFO is asked about only for a
+     * non-process rank, and what it lacks is still looked for in the job. */
+    if (NULL != scope && (scope->node || (scope->node_named && !PMIX_RANK_IS_VALID(rank)))) {
+        v = in_named_node(ns, scope, key);
+        if (NULL != v || scope->node) {
+            return v;
         }
-        return in_realm(ns, STORE_NODE, id, key);
     }
     if (PMIX_RANK_UNDEF == rank) {
         const hashmap_t *procs = &ns->realms[STORE_PROC];
@@ -357,7 +385,7 @@ void store_scope_from_info(store_scope_t *scope, const pmix_info_t *info, size_t
         } else if (PMIX_CHECK_KEY(in, PMIX_APPNUM)) {
             value_u32(&in->value, &scope->appnum);
         } else if (PMIX_CHECK_KEY(in, PMIX_NODEID)) {
-            value_u32(&in->value, &scope->nodeid);
+            scope->node_named = value_u32(&in->value, &scope->nodeid);
         } else if (PMIX_CHECK_KEY(in, PMIX_GROUP_CONTEXT_ID)) {
             pmix_status_t rc;
             PMIX_VALUE_GET_NUMBER(rc, &in->value, scope->context_id, size_t);
@@ -366,6 +394,7 @@ void store_scope_from_info(store_scope_t *scope, const pmix_info_t *info, size_t
                    NULL != in->value.data.string) {
             scope->hostname = in->value.data.string;
             scope->node_by_name = true;
+            scope->node_named = true;
         }
     }
 }

@@ -49,6 +49,14 @@ void store_drop(store_t *s, const char *nspace);
  * missing. Borrowed while the namespace lives. */
 hashmap_t *store_keys(store_ns_t *ns, store_realm_t realm, uint32_t id, bool create);
 
+/* The owner's flags on the key set of one process, application or node
+ * (the client marks there the processes whose data its server has sent
+ * whole); 0 when the set is missing. */
+uint32_t store_keys_flags(store_ns_t *ns, store_realm_t realm, uint32_t id);
+
+/* Add flags to that key set, creating it when missing. */
+pmix_status_t store_keys_mark(store_ns_t *ns, store_realm_t realm, uint32_t id, uint32_t flags);
+
 /* Store a copy of value under key, replacing what was there, and record
  * flags with it. On failure the old value stays. */
 pmix_status_t store_set(hashmap_t *keys, const char *key, const pmix_value_t *value,
@@ -69,12 +77,14 @@ pmix_status_t store_ingest(store_ns_t *ns, const pmix_info_t *info, size_t ninfo
 
 /* Where PMIx_Get looks beyond a process's own keys: an explicit
  * application or node asked for with PMIX_APP_INFO / PMIX_NODE_INFO
- * qualifiers, or the values a process gave a group (PMIX_GROUP_INFO),
- * asked for with a PMIX_GROUP_CONTEXT_ID qualifier. */
+ * qualifiers, a node named by PMIX_HOSTNAME / PMIX_NODEID, or the values a
+ * process gave a group (PMIX_GROUP_INFO), asked for with a
+ * PMIX_GROUP_CONTEXT_ID qualifier. */
 typedef struct store_scope {
     bool app;                 /* look in application appnum only */
     uint32_t appnum;
     bool node;                /* look in node nodeid (or named hostname) only */
+    bool node_named;          /* a PMIX_HOSTNAME or PMIX_NODEID qualifier */
     bool node_by_name;
     uint32_t nodeid;
     const char *hostname;
@@ -90,7 +100,9 @@ bool store_group_key(char out[PMIX_MAX_KEYLEN + 1], const char *key, size_t cont
 /* Look key up the way PMIx_Get does: in the process's keys, then the
  * job's, then the process's application and node; or only in the
  * application or node the scope names, or among what the process gave
- * the group it names. PMIX_RANK_UNDEF searches every
+ * the group it names. For PMIX_RANK_WILDCARD or PMIX_RANK_UNDEF a node
+ * named by its qualifier is looked in first, then the job as usual.
+ * PMIX_RANK_UNDEF searches every
  * process of the namespace. NULL when absent. Borrowed. */
 const pmix_value_t *store_lookup(store_ns_t *ns, pmix_rank_t rank, const char *key,
                                  const store_scope_t *scope);

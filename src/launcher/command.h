@@ -18,5 +18,12 @@ typedef struct drover_command {
 extern const drover_command_t command_info;
 extern const drover_command_t command_run;
 extern const drover_command_t command_caf;
+extern const drover_command_t command_daemon;
+extern const drover_command_t command_submit;
+extern const drover_command_t command_ps;
+extern const drover_command_t command_wait;
+extern const drover_command_t command_kill;
+extern const drover_command_t command_output;
+extern const drover_command_t command_types;
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

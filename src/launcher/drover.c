@@ -10,6 +10,13 @@ static const drover_command_t *const commands[] = {
     &command_run,
     &command_info,
     &command_caf,
+    &command_daemon,
+    &command_submit,
+    &command_ps,
+    &command_wait,
+    &command_kill,
+    &command_output,
+    &command_types,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

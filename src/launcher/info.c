@@ -6,6 +6,7 @@
  * what a program linked against libpmix.so.2 sees.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "command.h"
@@ -15,12 +16,14 @@
 static void print_datatypes(void)
 {
     /* Builtin ids sit below PMIX_DATA_TYPE_MAX; programs register theirs
-     * in the user range, which a fresh process has none of. */
+     * in the user range, which a fresh process has none of unless
+     * --types declared some. */
     printf("datatypes:\n");
-    for (unsigned id = 0; id <= PMIX_DATA_TYPE_MAX; id++) {
+    for (unsigned id = 0; id <= DROVER_DATATYPE_USER_MAX; id++) {
         const drover_datatype_t *type = drover_datatype_lookup((pmix_data_type_t)id);
         if (NULL != type) {
-            printf("  %3u  %-28s %zu bytes\n", id, type->name, type->size);
+            printf("  %3u  %-28s %zu bytes%s\n", id, type->name, type->size,
+                   id >= DROVER_DECLARED_ID_MIN ? " (declared)" : "");
         }
     }
 }
@@ -38,6 +41,19 @@ static void print_attributes(void)
 
 static int run(int argc, char **argv)
 {
+    /* --types FILE declares FILE's types first, so they are listed too. */
+    if (argc > 2 && 0 == strcmp(argv[argc - 2], "--types")) {
+        char *errors = NULL;
+        pmix_status_t rc = drover_types_load_file(argv[argc - 1], 0, &errors);
+        if (NULL != errors) {
+            fputs(errors, stderr);
+            free(errors);
+        }
+        if (PMIX_SUCCESS != rc) {
+            return 1;
+        }
+        argc -= 2;
+    }
     const char *section = argc > 1 ? argv[1] : "all";
     if (0 != strcmp(section, "all") && 0 != strcmp(section, "datatypes") &&
         0 != strcmp(section, "attributes") && 0 != strcmp(section, "version")) {
@@ -60,7 +76,7 @@ static int run(int argc, char **argv)
 
 const drover_command_t command_info = {
     .name = "info",
-    .usage = "[version|datatypes|attributes]",
+    .usage = "[version|datatypes|attributes] [--types FILE]",
     .summary = "show the version, datatypes and attributes this drover provides",
     .run = run,
 };

@@ -30,6 +30,7 @@
 
 #include <event2/event.h>
 
+#include "drover.h"
 #include "launcher.h"
 #include "drover.h"
 #include "pmix.h"
@@ -178,10 +179,15 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     pmix_proc_t proc;
     proc_name(job, r, &proc);
     pmix_status_t rc = PMIX_ERR_NOMEM;
+    int pmi_fd = -1;
     if (NULL == procdir || NULL == env) {
         goto done;
     }
     rc = PMIx_server_setup_fork(&proc, &env);
+    if (PMIX_SUCCESS == rc) {
+        /* PMI-1 beside PMIx, for MPICH and its kin. */
+        rc = drover_server_setup_pmi(&proc, &env, &pmi_fd);
+    }
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, LAUNCHER_NAME ": cannot prepare %s: %s\n",
                 describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
@@ -195,6 +201,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .procdir = procdir,
         .pgid = run->session.pgid,
         .cgroup_procs = run->session.cgroup.procs_fd,
+        .inherit_fd = pmi_fd,
     };
     bool with_stdin = 0 == job->index && 0 == r;
     int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);
@@ -230,6 +237,9 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     }
 
 done:
+    if (pmi_fd >= 0) {
+        close(pmi_fd);
+    }
     free(procdir);
     launch_free_env(env);
     return rc;

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "drover.h"
 #include "launcher.h"
 #include "pmix.h"
 #include "pmix_server.h"
@@ -291,6 +292,9 @@ static pmix_status_t build(infolist_t *l, const launcher_job_t *job)
     add(l, PMIX_BINDTO, options_policy_name(job->map.bind_to), PMIX_STRING);
     bool oversubscribed = run->nalive + job->nprocs > run->topo.slots;
     add(l, PMIX_NODE_OVERSUBSCRIBED, &oversubscribed, PMIX_BOOL);
+    if (NULL != run->opts->types_text) {
+        add(l, DROVER_JOB_TYPES, run->opts->types_text, PMIX_STRING);
+    }
     if (1 == job->napps) {
         add_u32(l, PMIX_APPNUM, 0);
         add_u32(l, PMIX_APP_SIZE, job->nprocs);

@@ -309,6 +309,9 @@ static void child(const launch_child_t *c)
     sigset_t none;
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
+    if (c->inherit_fd > 2) {
+        fcntl(c->inherit_fd, F_SETFD, 0);
+    }
     for (int fd = 0; fd < 3; fd++) {
         if (c->fds[fd] == fd) {
             fcntl(fd, F_SETFD, 0);

@@ -94,6 +94,9 @@ typedef struct launcher_options {
     bool oversubscribe;
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
+    bool daemon;              /* --daemon: run through the daemon */
+    const char *types;        /* --types FILE, or NULL */
+    char *types_text;         /* its text, checked before anything starts */
 } launcher_options_t;
 
 /* Outcome of options_parse. */
@@ -329,6 +332,8 @@ typedef struct launch_child {
     int cgroup_procs;     /* cgroup.procs of the cgroup to join, or -1 */
     cpu_set_t *affinity;  /* NULL: unbound */
     size_t affinity_size;
+    int inherit_fd;       /* > 2: a close-on-exec descriptor the program
+                           * keeps (its PMI_FD) */
 } launch_child_t;
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */

@@ -151,9 +151,21 @@ static int set_hwthreads(launcher_options_t *opts, const char *name, const char 
     return 0;
 }
 
+static int set_daemon(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->daemon = true;
+    return 0;
+}
+
 static int set_no_lib_path(launcher_options_t *opts, const char *name, const char *value)
 {
     opts->no_lib_path = true;
+    return 0;
+}
+
+static int set_types(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->types = value;
     return 0;
 }
 
@@ -224,11 +236,14 @@ static const option_spec_t specs[] = {
      "bind each rank to none, core, hwthread, numa or socket (default: core,\n"
      "                            or none when oversubscribed)"},
     {{"--oversubscribe"}, NULL, set_oversubscribe, "allow more ranks than slots"},
+    {{"--types"}, "FILE", set_types, "declare FILE's YAML datatypes in every rank"},
     {{"--use-hwthread-cpus"}, NULL, set_hwthreads,
      "count hardware threads, not cores, as slots"},
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
+    {{"--daemon"}, NULL, set_daemon,
+     "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
 };
 
@@ -334,6 +349,8 @@ fail:
 
 void options_release(launcher_options_t *opts)
 {
+    free(opts->types_text);
+    opts->types_text = NULL;
     free(opts->exports);
     opts->exports = NULL;
     opts->nexports = 0;

@@ -26,6 +26,7 @@
 
 #include <event2/event.h>
 
+#include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -87,31 +88,6 @@ static bool is_directive(const pmix_info_t *i)
     return PMIX_CHECK_KEY(i, PMIX_RANGE) || PMIX_CHECK_KEY(i, PMIX_PERSISTENCE) ||
            PMIX_CHECK_KEY(i, PMIX_TIMEOUT) || PMIX_CHECK_KEY(i, PMIX_WAIT) ||
            PMIX_CHECK_KEY(i, PMIX_USERID) || PMIX_CHECK_KEY(i, PMIX_GRPID);
-}
-
-/* An integer directive's value, whatever integer type carries it. */
-static long long number(const pmix_value_t *v)
-{
-    switch (v->type) {
-    case PMIX_BOOL:
-        return v->data.flag;
-    case PMIX_INT:
-        return v->data.integer;
-    case PMIX_INT32:
-        return v->data.int32;
-    case PMIX_UINT32:
-        return v->data.uint32;
-    case PMIX_SIZE:
-        return (long long)v->data.size;
-    case PMIX_UINT8:
-        return v->data.uint8;
-    case PMIX_INT64:
-        return v->data.int64;
-    case PMIX_UINT64:
-        return (long long)v->data.uint64;
-    default:
-        return 0;
-    }
 }
 
 static pmix_data_range_t range_of(const pmix_info_t *info, size_t ninfo)
@@ -308,15 +284,17 @@ void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmi
         return;
     }
     bool wait = false;
-    long long timeout = 0;
+    int timeout = directive_timeout(info, ninfo);
     for (size_t i = 0; i < ninfo; i++) {
+        int64_t needed = 0;
         if (PMIX_CHECK_KEY(&info[i], PMIX_WAIT)) {
             /* PMIX_WAIT is the number of keys to wait for, 0 for all; a
              * boolean true (as some clients send) means all. */
             wait = PMIX_BOOL != info[i].value.type || info[i].value.data.flag;
-            w->needed = PMIX_BOOL == info[i].value.type ? 0 : (size_t)number(&info[i].value);
-        } else if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT)) {
-            timeout = number(&info[i].value);
+            if (PMIX_BOOL != info[i].value.type &&
+                PMIX_SUCCESS == directive_integer(&info[i].value, &needed) && needed > 0) {
+                w->needed = (size_t)needed;
+            }
         }
     }
     w->ps = ps;

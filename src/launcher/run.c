@@ -34,6 +34,8 @@
 #include <event2/event.h>
 
 #include "command.h"
+#include "daemon.h"
+#include "drover.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -304,6 +306,41 @@ static void teardown(launcher_t *run)
     launch_free_env(run->base_env);
 }
 
+/* Read and check --types before anything starts; the ranks get the text
+ * that was checked. */
+static int types_check(launcher_options_t *opts)
+{
+    FILE *f = fopen(opts->types, "re");
+    size_t cap = 0;
+    ssize_t len = NULL == f ? -1 : getdelim(&opts->types_text, &cap, '\0', f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    if (len < 0 || (size_t)len != strlen(opts->types_text)) {
+        fprintf(stderr, "drover: --types %s: cannot read it as text\n", opts->types);
+        return -1;
+    }
+    char *errors = NULL;
+    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len,
+                                                DROVER_TYPES_CHECK_ONLY, &errors);
+    if (NULL != errors) {
+        fputs(errors, stderr);
+        free(errors);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "drover: --types %s has errors: nothing started\n", opts->types);
+        return -1;
+    }
+    /* The server stores and forwards the ranks' values of these types. */
+    rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len, DROVER_TYPES_RELAY,
+                                  NULL);
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, "drover: --types %s: %s\n", opts->types, PMIx_Error_string(rc));
+        return -1;
+    }
+    return 0;
+}
+
 static int run_command(int argc, char **argv)
 {
     launcher_options_t opts;
@@ -311,7 +348,15 @@ static int run_command(int argc, char **argv)
     if (OPTIONS_RUN != parsed) {
         return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
     }
+    if (daemon_client_wanted(opts.daemon)) {
+        options_release(&opts);
+        return daemon_client_run(argc, argv);
+    }
     ensure_std_fds();
+    if (NULL != opts.types && 0 != types_check(&opts)) {
+        options_release(&opts);
+        return LAUNCHER_EXIT_FAILURE;
+    }
     unsigned nodes = slurm_allocation_nodes();
     if (nodes > 1) {
         int status = slurm_run(&opts, nodes);

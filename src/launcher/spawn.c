@@ -15,6 +15,9 @@
  *  - The programs are resolved before anything starts: a missing program
  *    is one message on drover's stderr and PMIX_ERR_JOB_EXE_NOT_FOUND for
  *    the caller, and the run goes on.
+ *  - PMIX_HOST (MPI_Comm_spawn's "host" info key) may name only this node
+ *    (or localhost): a run has no other, and quietly starting processes
+ *    elsewhere than asked would be wrong.
  *  - More processes than free slots is refused (PMIX_ERR_OUT_OF_RESOURCE)
  *    unless drover runs with --oversubscribe, as for the first job.
  */
@@ -35,6 +38,22 @@ static const char *string_info(const pmix_info_t *info, size_t ninfo, const char
     return NULL;
 }
 
+/* Whether every name of a PMIX_HOST list (comma-separated) is this node:
+ * a run has no other. *bad is the first that is not. */
+static bool hosts_here(const launcher_t *run, const char *hosts, char *bad, size_t size)
+{
+    for (const char *h = hosts; '\0' != *h;) {
+        size_t n = strcspn(h, ",");
+        if (0 != n && !(n == strlen(run->hostname) && 0 == strncmp(h, run->hostname, n)) &&
+            !(n == 9 && 0 == strncmp(h, "localhost", n))) {
+            snprintf(bad, size, "%.*s", (int)n, h);
+            return false;
+        }
+        h += n + (',' == h[n] ? 1 : 0);
+    }
+    return true;
+}
+
 /* Fill out from the client's app. Returns PMIX_SUCCESS or an error after
  * a message. */
 static pmix_status_t convert(launcher_t *run, const pmix_app_t *in, const pmix_info_t *job_info,
@@ -47,6 +66,13 @@ static pmix_status_t convert(launcher_t *run, const pmix_app_t *in, const pmix_i
         fprintf(stderr, LAUNCHER_NAME ": a spawn request has %s\n",
                 NULL == cmd ? "no program" : "no process count");
         return PMIX_ERR_BAD_PARAM;
+    }
+    const char *hosts = string_info(in->info, in->ninfo, PMIX_HOST);
+    char bad[256];
+    if (NULL != hosts && !hosts_here(run, hosts, bad, sizeof(bad))) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot spawn on host '%s': this run has only %s\n", bad,
+                run->hostname);
+        return PMIX_ERR_NOT_AVAILABLE;
     }
     out->nprocs = (unsigned)in->maxprocs;
     out->argv = launch_copy_env(NULL != in->argv && NULL != in->argv[0] ? in->argv

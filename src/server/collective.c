@@ -214,18 +214,19 @@ static void on_timeout(evutil_socket_t fd, short what, void *arg)
 /* Directives every kind understands. */
 static void read_directives(collective_t *c)
 {
+    struct timeval tv = {.tv_sec = directive_timeout(c->info, c->ninfo)};
+
     for (size_t i = 0; i < c->ninfo; i++) {
         if (PMIX_CHECK_KEY(&c->info[i], PMIX_COLLECT_DATA)) {
             c->collect_data = PMIX_INFO_TRUE(&c->info[i]);
         } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_GROUP_OPTIONAL)) {
             c->optional = PMIX_INFO_TRUE(&c->info[i]);
-        } else if (PMIX_CHECK_KEY(&c->info[i], PMIX_TIMEOUT) && PMIX_INT == c->info[i].value.type &&
-                   c->info[i].value.data.integer > 0 && NULL == c->timer) {
-            struct timeval tv = {.tv_sec = c->info[i].value.data.integer};
-            c->timer = evtimer_new(server.base, on_timeout, c);
-            if (NULL != c->timer) {
-                evtimer_add(c->timer, &tv);
-            }
+        }
+    }
+    if (tv.tv_sec > 0 && NULL == c->timer) {
+        c->timer = evtimer_new(server.base, on_timeout, c);
+        if (NULL != c->timer) {
+            evtimer_add(c->timer, &tv);
         }
     }
 }

@@ -13,10 +13,15 @@
  *    with PMIX_IMMEDIATE, or when the process has already gone (ended,
  *    connected or not), it is answered "not found" at once. A GET for a
  *    process on another node asks the host (direct_modex).
- *  - A GET answer carries all of the process's data, not just the key:
- *    the client caches it, and its next gets of that process are local.
- *    When the client lacks the namespace (it never saw its registration),
- *    the registration comes along too.
+ *  - A GET says whether it wants all of the process's data (the client's
+ *    first get of that process, or a get of all its keys) or the key
+ *    alone (a later miss): a process may post keys one at a time and its
+ *    peers read each as it comes, and answers carrying all of its data
+ *    would make that quadratic. The first answer about a process on
+ *    another node carries all of it too (the host's direct modex brought
+ *    it). The client caches what it gets and asks again for a key it
+ *    lacks. When the client lacks the namespace (it never saw its
+ *    registration), the registration comes along too.
  *  - Waiting requests are kept in one list, whether they came from a
  *    client (GET) or from the host (PMIx_server_dmodex_request).
  */
@@ -36,6 +41,7 @@ struct waiter {
     server_peer_t *peer;
     uint32_t tag;
     bool need_ns;
+    bool whole;                        /* answer with all of proc's data */
     /* ... or the host's dmodex request. */
     pmix_dmodex_response_fn_t dmodex_cb;
     void *dmodex_cbdata;
@@ -90,6 +96,30 @@ pmix_status_t data_pack_proc(pmix_data_buffer_t *buf, const pmix_proc_t *proc,
         }
     }
     return PMIX_SUCCESS;
+}
+
+/* One key of a process as a procdata entry, when the process has it in a
+ * scope the mask admits. */
+static pmix_status_t pack_key(pmix_data_buffer_t *buf, const pmix_proc_t *proc, const char *key,
+                              uint32_t scope_mask, uint32_t *count)
+{
+    store_ns_t *ns = store_ns(&server.data, proc->nspace, false);
+    const hashmap_t *keys = NULL == ns ? NULL : store_keys(ns, STORE_PROC, proc->rank, false);
+    const hashmap_entry_t *e = NULL == keys ? NULL : hashmap_find_str(keys, key);
+    pmix_info_t info;
+
+    if (NULL == e || 0 == (e->flags & scope_mask)) {
+        return PMIX_SUCCESS;
+    }
+    /* A shallow copy: packing only reads the value. */
+    PMIX_INFO_CONSTRUCT(&info);
+    PMIX_LOAD_KEY(info.key, key);
+    info.value = *(const pmix_value_t *)e->value;
+    pmix_status_t rc = protocol_pack_procdata(buf, proc, &info, 1);
+    if (PMIX_SUCCESS == rc) {
+        (*count)++;
+    }
+    return rc;
 }
 
 /* ---- Storing data ------------------------------------------------------ */
@@ -201,10 +231,11 @@ static bool known(const pmix_proc_t *proc, const char *key, pmix_rank_t *found_r
     return false;
 }
 
-/* Answer a client's GET: status, PMIX_BYTE_OBJECT registration (empty when
- * not asked for), PMIX_UINT32 count, procdata entries. */
+/* Answer a client's GET of key ("": all of proc's data): status,
+ * PMIX_BYTE_OBJECT registration (empty when not asked for), PMIX_UINT32
+ * count, procdata entries. */
 static void answer_get(server_peer_t *peer, uint32_t tag, const pmix_proc_t *proc,
-                       bool need_ns, pmix_status_t status)
+                       const char *key, bool need_ns, pmix_status_t status)
 {
     pmix_data_buffer_t body, entries;
     pmix_byte_object_t reg = {.bytes = NULL, .size = 0};
@@ -220,7 +251,8 @@ static void answer_get(server_peer_t *peer, uint32_t tag, const pmix_proc_t *pro
     }
     rc = PMIx_Data_pack(NULL, &body, &reg, 1, PMIX_BYTE_OBJECT);
     if (PMIX_SUCCESS == rc && PMIX_SUCCESS == status && PMIX_RANK_WILDCARD != proc->rank) {
-        rc = data_pack_proc(&entries, proc, SCOPE_LOCAL, &count);
+        rc = '\0' == key[0] ? data_pack_proc(&entries, proc, SCOPE_LOCAL, &count)
+                            : pack_key(&entries, proc, key, SCOPE_LOCAL, &count);
     }
     if (PMIX_SUCCESS == rc) {
         rc = PMIx_Data_pack(NULL, &body, &count, 1, PMIX_UINT32);
@@ -255,7 +287,7 @@ static void finish_waiter(waiter_t *w, pmix_status_t status, pmix_rank_t found_r
     if (NULL != w->dmodex_cb) {
         answer_dmodex(w, status);
     } else {
-        answer_get(w->peer, w->tag, &proc, w->need_ns, status);
+        answer_get(w->peer, w->tag, &proc, w->whole ? "" : w->key, w->need_ns, status);
     }
     free_waiter(w);
 }
@@ -355,6 +387,7 @@ typedef struct get_args {
     pmix_info_t *info;
     size_t ninfo;
     bool need_ns;
+    bool whole;
     bool immediate;
     int timeout;
 } get_args_t;
@@ -365,7 +398,7 @@ static void dmodex_answered(waiter_t *w)
 {
     pmix_rank_t found;
     bool ok = known(&w->proc, w->key, &found);
-    answer_get(w->peer, w->tag, &w->proc, w->need_ns, ok ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND);
+    answer_get(w->peer, w->tag, &w->proc, "", w->need_ns, ok ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND);
     free_waiter(w);
 }
 
@@ -428,21 +461,22 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
 {
     pmix_rank_t found;
     const char *key = NULL == a->key ? "" : a->key;
+    const char *answer = a->whole ? "" : key;
 
     if (PMIX_RANK_WILDCARD == a->proc.rank || known(&a->proc, key, &found)) {
         a->proc.rank = PMIX_RANK_WILDCARD == a->proc.rank ? a->proc.rank : found;
-        answer_get(peer, tag, &a->proc, a->need_ns, PMIX_SUCCESS);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_SUCCESS);
         return;
     }
     const server_nspace_t *ns = nspace_find(a->proc.nspace);
     bool local = NULL != ns && (PMIX_RANK_UNDEF == a->proc.rank || nspace_is_local(ns, a->proc.rank));
     if (a->immediate || nspace_rank_gone(ns, a->proc.rank)) {
-        answer_get(peer, tag, &a->proc, a->need_ns, PMIX_ERR_NOT_FOUND);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_ERR_NOT_FOUND);
         return;
     }
     waiter_t *w = calloc(1, sizeof(*w));
     if (NULL == w) {
-        answer_get(peer, tag, &a->proc, a->need_ns, PMIX_ERR_NOMEM);
+        answer_get(peer, tag, &a->proc, answer, a->need_ns, PMIX_ERR_NOMEM);
         return;
     }
     w->proc = a->proc;
@@ -450,6 +484,7 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
     w->peer = peer;
     w->tag = tag;
     w->need_ns = a->need_ns;
+    w->whole = a->whole;
     peer_retain(peer);
     if (!local && ask_host(w, a)) {
         return;
@@ -465,7 +500,7 @@ static void get(server_peer_t *peer, uint32_t tag, get_args_t *a)
 }
 
 /* GET: PMIX_PROC proc, PMIX_STRING key (NULL: all of proc's data),
- * PMIX_INFO[] directives, PMIX_BOOL need_ns. */
+ * PMIX_INFO[] directives, PMIX_BOOL need_ns, PMIX_BOOL whole. */
 void data_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {
     get_args_t a = {0};
@@ -476,17 +511,16 @@ void data_get_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pay
         PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.key, &n, PMIX_STRING)) ||
         PMIX_SUCCESS != (rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&a.info,
                                                     &a.ninfo)) ||
-        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.need_ns, &n, PMIX_BOOL))) {
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.need_ns, &n, PMIX_BOOL)) ||
+        PMIX_SUCCESS != (rc = PMIx_Data_unpack(NULL, payload, &a.whole, &n, PMIX_BOOL))) {
         peer_reply(peer, PROTOCOL_GET, tag, rc, NULL);
     } else {
         for (size_t i = 0; i < a.ninfo; i++) {
             if (PMIX_CHECK_KEY(&a.info[i], PMIX_IMMEDIATE)) {
                 a.immediate = PMIX_INFO_TRUE(&a.info[i]);
-            } else if (PMIX_CHECK_KEY(&a.info[i], PMIX_TIMEOUT) &&
-                       PMIX_INT == a.info[i].value.type) {
-                a.timeout = a.info[i].value.data.integer;
             }
         }
+        a.timeout = directive_timeout(a.info, a.ninfo);
         get(peer, tag, &a);
     }
     free(a.key);

@@ -68,17 +68,6 @@ typedef struct invite {
 static invite_t *invites;
 static join_t *early;            /* JOINs whose invitation has not come */
 
-static int timeout_of(const pmix_info_t *info, size_t ninfo)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT) && PMIX_INT == info[i].value.type &&
-            info[i].value.data.integer > 0) {
-            return info[i].value.data.integer;
-        }
-    }
-    return 0;
-}
-
 static struct event *arm(int seconds, void (*fn)(evutil_socket_t, short, void *), void *arg)
 {
     struct timeval tv = {.tv_sec = seconds};
@@ -309,7 +298,7 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
             inv->assign_context = PMIX_INFO_TRUE(&info[i]);
         }
     }
-    inv->timer = arm(timeout_of(info, ninfo), invite_expired, inv);
+    inv->timer = arm(directive_timeout(info, ninfo), invite_expired, inv);
     peer_retain(peer);
     inv->next = invites;
     invites = inv;
@@ -403,7 +392,7 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
         apply(inv, j);
         maybe_complete(inv);
     } else {
-        j->timer = arm(timeout_of(info, ninfo), early_expired, j);
+        j->timer = arm(directive_timeout(info, ninfo), early_expired, j);
         j->next = early;
         early = j;
     }

@@ -125,11 +125,12 @@ bool peer_is_open(const server_peer_t *peer)
     return peer->fd >= 0;
 }
 
-static void close_peer(server_peer_t *peer)
+void peer_close(server_peer_t *peer)
 {
     if (peer->fd < 0) {
         return;
     }
+    pmi_peer_closed(peer);
     event_free(peer->reading);
     event_free(peer->writing);
     if (NULL != peer->out) {
@@ -160,37 +161,55 @@ static size_t waiting_output(const server_peer_t *peer)
     return NULL == peer->out ? 0 : evbuffer_get_length(peer->out);
 }
 
-static void write_frame(server_peer_t *peer, uint16_t command, uint32_t tag,
-                        const pmix_data_buffer_t *payload)
+void peer_write(server_peer_t *peer, const void *bytes, size_t len)
 {
-    pmix_data_buffer_t frame;
     size_t sent = 0;
 
-    if (peer->fd < 0 || PMIX_SUCCESS != protocol_frame(&frame, command, tag, payload)) {
+    if (peer->fd < 0) {
         return;
     }
     if (0 == waiting_output(peer)) {
-        ssize_t n = send(peer->fd, frame.base_ptr, frame.bytes_used, MSG_DONTWAIT | MSG_NOSIGNAL);
+        ssize_t n = send(peer->fd, bytes, len, MSG_DONTWAIT | MSG_NOSIGNAL);
         if (n < 0 && EAGAIN != errno && EWOULDBLOCK != errno && EINTR != errno) {
             /* The reader is gone: its end of the socket says so too. */
-            PMIX_DATA_BUFFER_DESTRUCT(&frame);
             return;
         }
         sent = n > 0 ? (size_t)n : 0;
     }
-    if (sent < frame.bytes_used) {
+    if (sent < len) {
         if (NULL == peer->out) {
             peer->out = evbuffer_new();
         }
         if (NULL == peer->out ||
-            0 != evbuffer_add(peer->out, frame.base_ptr + sent, frame.bytes_used - sent)) {
-            /* Out of memory: a partial frame would garble the stream. */
-            PMIX_DATA_BUFFER_DESTRUCT(&frame);
-            close_peer(peer);
+            0 != evbuffer_add(peer->out, (const char *)bytes + sent, len - sent)) {
+            /* Out of memory: a partial message would garble the stream. */
+            peer_close(peer);
             return;
         }
         event_add(peer->writing, NULL);
     }
+}
+
+static void write_frame(server_peer_t *peer, uint16_t command, uint32_t tag,
+                        const pmix_data_buffer_t *payload)
+{
+    pmix_data_buffer_t frame;
+
+    if (peer->fd < 0) {
+        return;
+    }
+    if (NULL != peer->pmi) {
+        /* A PMI wire connection speaks text: pmi.c words the replies;
+         * events have no place in its protocol. */
+        if (0 != (command & PROTOCOL_REPLY)) {
+            pmi_reply(peer, command & ~PROTOCOL_REPLY, tag, payload);
+        }
+        return;
+    }
+    if (PMIX_SUCCESS != protocol_frame(&frame, command, tag, payload)) {
+        return;
+    }
+    peer_write(peer, frame.base_ptr, frame.bytes_used);
     PMIX_DATA_BUFFER_DESTRUCT(&frame);
 }
 
@@ -222,7 +241,7 @@ void peer_close_when_flushed(server_peer_t *peer)
         return;
     }
     if (0 == waiting_output(peer)) {
-        close_peer(peer);
+        peer_close(peer);
     } else {
         peer->close_when_flushed = true;
         event_del(peer->reading);
@@ -366,7 +385,7 @@ static void handle_input(server_peer_t *peer)
         }
         if (0 != (h.command & PROTOCOL_REPLY)) {
             PMIX_DATA_BUFFER_DESTRUCT(&payload);
-            close_peer(peer);
+            peer_close(peer);
             return;
         }
         peer_dispatch(peer, &h, &payload);
@@ -378,7 +397,7 @@ static void handle_input(server_peer_t *peer)
     if (PMIX_ERR_NOT_SUPPORTED == rc || PMIX_ERR_OUT_OF_RESOURCE == rc) {
         refuse_hello(peer, &h);
     } else {
-        close_peer(peer);
+        peer_close(peer);
     }
 }
 
@@ -394,7 +413,7 @@ static void on_readable(evutil_socket_t fd, short what, void *arg)
     /* Frames that arrived whole before the end are still handled. */
     handle_input(peer);
     if (PMIX_SUCCESS != rc) {
-        close_peer(peer);
+        peer_close(peer);
     }
     peer_release(peer);
 }
@@ -403,13 +422,13 @@ static void on_writable(evutil_socket_t fd, short what, void *arg)
 {
     server_peer_t *peer = arg;
     if (evbuffer_write(peer->out, fd) < 0 && EAGAIN != errno && EINTR != errno) {
-        close_peer(peer);
+        peer_close(peer);
         return;
     }
     if (0 != waiting_output(peer)) {
         event_add(peer->writing, NULL);
     } else if (peer->close_when_flushed) {
-        close_peer(peer);
+        peer_close(peer);
         return;
     }
     if (peer->throttled && !peer->close_when_flushed && waiting_output(peer) < OUT_LOW_WATER) {
@@ -422,15 +441,17 @@ static void on_writable(evutil_socket_t fd, short what, void *arg)
     }
 }
 
-void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
+server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
+                         void (*on_read)(evutil_socket_t fd, short what, void *arg))
 {
     server_peer_t *peer = calloc(1, sizeof(*peer));
     if (NULL == peer) {
         close(fd);
-        return;
+        return NULL;
     }
     peer->fd = fd;
-    peer->reading = event_new(server.base, fd, EV_READ | EV_PERSIST, on_readable, peer);
+    peer->reading = event_new(server.base, fd, EV_READ | EV_PERSIST,
+                              NULL != on_read ? on_read : on_readable, peer);
     peer->writing = event_new(server.base, fd, EV_WRITE, on_writable, peer);
     if (NULL == peer->reading || NULL == peer->writing || 0 != event_add(peer->reading, NULL)) {
         if (NULL != peer->reading) {
@@ -441,7 +462,7 @@ void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
         }
         close(fd);
         free(peer);
-        return;
+        return NULL;
     }
     peer->refs = 1;
     peer->pid = pid;
@@ -452,11 +473,17 @@ void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
         peers->prev = peer;
     }
     peers = peer;
+    return peer;
+}
+
+void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
+{
+    peer_open(fd, pid, uid, gid, NULL);
 }
 
 void peer_close_all(void)
 {
     while (NULL != peers) {
-        close_peer(peers);
+        peer_close(peers);
     }
 }

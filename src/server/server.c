@@ -230,6 +230,7 @@ static pmix_status_t shut_down(void *arg)
     pset_clear_all();
     attrs_clear_all();
     credential_clear();
+    pmi_port_close();
     listener_stop();
     store_clear(&server.data);
     stopping = true;

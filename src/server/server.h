@@ -42,6 +42,10 @@
  *   credential.c  credentials: the host's, or the library's native ones
  *   pset.c        process sets: define, delete, queries about them
  *   attrs.c       PMIx_Register_attributes and attribute-support queries
+ *   pmi.c         PMI-1 and PMI-2 wire connections, as requests of the above
+ *   pmi1.c        the PMI-1 commands; pmi2.c the PMI-2 ones
+ *   pmi_parse.c   their wire formats; pmi_spawn.c their spawns;
+ *   pmi_port.c    PMI_PORT, for PMI clients that connect by address
  * (PMIx_generate_regex/ppn are common/maps.c's: the client has them too.)
  */
 #ifndef DROVER_SERVER_H
@@ -51,6 +55,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include "directive.h"
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "pmix_server.h"
@@ -121,6 +126,9 @@ struct server_peer {
     bool tool;                   /* a tool, not a registered client */
     bool direct;                 /* a client's second, direct connection:
                                   * requests and replies only, no events */
+    struct pmi_conn *pmi;        /* a PMI-1/PMI-2 wire connection (pmi.c):
+                                  * its requests come translated, its
+                                  * replies go out as text */
     server_peer_t *prev, *next;  /* every open connection */
 };
 
@@ -175,6 +183,18 @@ void listener_resume(void);
 
 /* Adopt an accepted socket whose credentials have been checked. */
 void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid);
+
+/* Adopt fd as a connection read by on_read (NULL: frames of drover's
+ * protocol). Returns the peer (its one reference is the open
+ * connection's), or NULL with fd closed. */
+server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
+                         void (*on_read)(int fd, short what, void *arg));
+
+/* Queue bytes for the peer as they are (a PMI wire connection's text). */
+void peer_write(server_peer_t *peer, const void *bytes, size_t len);
+
+/* Close now, dropping what waits to be written. */
+void peer_close(server_peer_t *peer);
 
 /* Whether the connection is still open (replies to a closed one are
  * dropped). */
@@ -465,6 +485,18 @@ void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
 void allocation_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void monitor_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void fabric_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* ---- pmi.c ------------------------------------------------------------ */
+
+/* The reply (status then body) to a request a PMI wire connection made. */
+void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
+               const pmix_data_buffer_t *payload);
+
+/* The connection is closing: free its PMI state. */
+void pmi_peer_closed(server_peer_t *peer);
+
+/* Stop serving PMI_PORT (finalize). */
+void pmi_port_close(void);
 
 /* ---- credential.c ----------------------------------------------------- */
 

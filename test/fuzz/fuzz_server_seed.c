@@ -81,6 +81,7 @@ int main(int argc, char **argv)
     PMIx_Data_pack(NULL, &b, &key, 1, PMIX_STRING);
     PMIx_Data_pack(NULL, &b, info + 1, 1, PMIX_INFO);
     PMIx_Data_pack(NULL, &b, &yes, 1, PMIX_BOOL);
+    PMIx_Data_pack(NULL, &b, &yes, 1, PMIX_BOOL);
     seed_buffer(PROTOCOL_GET, &b);
 
     PMIx_Data_pack(NULL, &b, &code, 1, PMIX_STATUS);

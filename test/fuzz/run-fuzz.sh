@@ -1,8 +1,10 @@
 #!/bin/bash
 # run-fuzz.sh - build the fuzzers with clang, ASan and UBSan, seed them and
-# run each for half of the time given: fuzz_unpack (PMIx_Data_unpack of
-# arbitrary bytes) and fuzz_server (client requests to the server, node and
-# rank maps).
+# run each for a quarter of the time given: fuzz_unpack (PMIx_Data_unpack of
+# arbitrary bytes), fuzz_server (client requests to the server, node and
+# rank maps) and fuzz_types (the YAML loader of declared datatypes and
+# their unpack); then fuzz_pmi1 and fuzz_pmi2 (the PMI wire parsers) and
+# fuzz_pmi_server (the server's PMI connections) for a tenth each.
 #
 #   test/fuzz/run-fuzz.sh [seconds]        (default 60)
 #
@@ -42,7 +44,9 @@ if [ ! -f "$build/build.ninja" ]; then
     rm -f "$build.setup.log"
 fi
 ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed test/fuzz/fuzz_server \
-    test/fuzz/fuzz_server_seed >/dev/null || {
+    test/fuzz/fuzz_server_seed test/fuzz/fuzz_types test/fuzz/fuzz_types_seed \
+    test/fuzz/fuzz_pmi1 test/fuzz/fuzz_pmi2 test/fuzz/fuzz_pmi_server \
+    test/fuzz/fuzz_pmi_seed >/dev/null || {
     echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
     exit 1
 }
@@ -89,8 +93,15 @@ run_harness() {
     fi
 }
 
-half=$(( (seconds + 1) / 2 ))
+# The PMIx and datatype harnesses share most of the time; the PMI ones are
+# small.
+quarter=$(( (seconds + 3) / 4 ))
+pmi=$(( (seconds + 9) / 10 ))
 result=0
-run_harness fuzz_unpack fuzz_seed "$half" || result=1
-run_harness fuzz_server fuzz_server_seed "$half" || result=1
+run_harness fuzz_unpack fuzz_seed "$quarter" || result=1
+run_harness fuzz_server fuzz_server_seed "$quarter" || result=1
+run_harness fuzz_types fuzz_types_seed "$quarter" || result=1
+run_harness fuzz_pmi1 fuzz_pmi_seed "$pmi" || result=1
+run_harness fuzz_pmi2 fuzz_pmi_seed "$pmi" || result=1
+run_harness fuzz_pmi_server fuzz_pmi_seed "$pmi" || result=1
 exit $result

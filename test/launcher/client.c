@@ -395,15 +395,20 @@ static pmix_status_t publish_one(const char *key, const char *value, pmix_persis
 
 /* Look key up, waiting up to `timeout` s when wait; returns the status and
  * the value found in *value (caller frees). */
-static pmix_status_t lookup_one(const char *key, bool wait, int timeout, char **value)
+/* With wait, the lookup waits up to timeout seconds, given as an int or
+ * (ttype PMIX_UINT32) as a uint32. */
+static pmix_status_t lookup_one(const char *key, bool wait, int timeout, pmix_data_type_t ttype,
+                                char **value)
 {
     pmix_pdata_t pdata;
     PMIX_PDATA_CONSTRUCT(&pdata);
     PMIX_LOAD_KEY(pdata.key, key);
     pmix_info_t info[2];
     int nwait = 0;
+    uint32_t utimeout = (uint32_t)timeout;
     PMIX_INFO_LOAD(&info[0], PMIX_WAIT, &nwait, PMIX_INT);
-    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, PMIX_UINT32 == ttype ? (void *)&utimeout : &timeout,
+                   ttype);
     pmix_status_t rc = PMIx_Lookup(&pdata, 1, wait ? info : NULL, wait ? 2 : 0);
     *value = NULL;
     if (PMIX_SUCCESS == rc && PMIX_STRING == pdata.value.type) {
@@ -432,24 +437,27 @@ static int mode_publish(int argc, char **argv)
         check(PMIX_SUCCESS == rc, "publish svc.once (first read)");
         rc = publish_one("svc.mine", "v-mine", PMIX_PERSIST_SESSION, PMIX_RANGE_PROC_LOCAL);
         check(PMIX_SUCCESS == rc, "publish svc.mine (proc-local)");
-        rc = lookup_one("svc.mine", false, 0, &value);
+        rc = lookup_one("svc.mine", false, 0, PMIX_INT, &value);
         check(PMIX_SUCCESS == rc && NULL != value && 0 == strcmp(value, "v-mine"),
               "the publisher sees its proc-local data");
         free(value);
     } else if (1 == me.rank) {
-        rc = lookup_one("svc.late", true, 20, &value);
+        rc = lookup_one("svc.late", true, 20, PMIX_INT, &value);
         check(PMIX_SUCCESS == rc && NULL != value && 0 == strcmp(value, "v-late"),
               "a waiting lookup gets data published later (%s)", PMIx_Error_string(rc));
         free(value);
-        rc = lookup_one("svc.once", true, 20, &value);
+        rc = lookup_one("svc.once", true, 20, PMIX_INT, &value);
         check(PMIX_SUCCESS == rc && NULL != value, "first-read data found once");
         free(value);
-        rc = lookup_one("svc.once", false, 0, &value);
+        rc = lookup_one("svc.once", false, 0, PMIX_INT, &value);
         check(PMIX_ERR_NOT_FOUND == rc, "and gone after (%s)", PMIx_Error_string(rc));
-        rc = lookup_one("svc.mine", false, 0, &value);
+        rc = lookup_one("svc.mine", false, 0, PMIX_INT, &value);
         check(PMIX_ERR_NOT_FOUND == rc, "another's proc-local data is invisible");
-        rc = lookup_one("svc.never", true, 1, &value);
+        rc = lookup_one("svc.never", true, 1, PMIX_INT, &value);
         check(PMIX_SUCCESS != rc && NULL == value, "a lookup that waits for nothing times out (%s)",
+              PMIx_Error_string(rc));
+        rc = lookup_one("svc.never", true, 1, PMIX_UINT32, &value);
+        check(PMIX_ERR_TIMEOUT == rc && NULL == value, "so does one with a uint32 timeout (%s)",
               PMIx_Error_string(rc));
     }
     PMIx_Fence(NULL, 0, NULL, 0);
@@ -457,7 +465,7 @@ static int mode_publish(int argc, char **argv)
         char *keys[] = {"svc.late", NULL};
         rc = PMIx_Unpublish(keys, NULL, 0);
         check(PMIX_SUCCESS == rc, "unpublish svc.late");
-        rc = lookup_one("svc.late", false, 0, &value);
+        rc = lookup_one("svc.late", false, 0, PMIX_INT, &value);
         check(PMIX_ERR_NOT_FOUND == rc, "unpublished data is gone");
     }
     return finish();

@@ -56,13 +56,14 @@ static long server_rss_kb(void)
 static void send_get(int fd, uint32_t commits, const pmix_proc_t *who, const char *key)
 {
     pmix_data_buffer_t b;
-    bool need_ns = false;
+    bool need_ns = false, whole = true;
     PMIX_DATA_BUFFER_CONSTRUCT(&b);
     PMIx_Data_pack(NULL, &b, &commits, 1, PMIX_UINT32);
     PMIx_Data_pack(NULL, &b, (void *)who, 1, PMIX_PROC);
     PMIx_Data_pack(NULL, &b, &key, 1, PMIX_STRING);
     PMIx_Data_pack(NULL, &b, NULL, 0, PMIX_INFO);
     PMIx_Data_pack(NULL, &b, &need_ns, 1, PMIX_BOOL);
+    PMIx_Data_pack(NULL, &b, &whole, 1, PMIX_BOOL);
     protocol_send(fd, PROTOCOL_GET, 2, &b);
     PMIX_DATA_BUFFER_DESTRUCT(&b);
 }

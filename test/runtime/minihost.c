@@ -5,13 +5,15 @@
  * locally, and exits with the first non-zero status of a rank (or of the
  * tool).
  *
- * usage: minihost [-b | -s] [-t tool] N program [args...]
+ * usage: minihost [-b | -s] [-p] [-t tool] N program [args...]
  *   -b       bare host: only fence, abort, connect and disconnect, so the
  *            library's own fallbacks are exercised (native credentials,
  *            local groups, no tool_connected...)
  *   -s       Slurm-like host (slurmlike.c): the last rank must leave
  *            without PMIx_Finalize, and the host checks it heard of that
  *            and that no callback ran inside its own calls
+ *   -p       also serve each rank PMI over an inherited PMI_FD
+ *            (drover_server_setup_pmi), as drover run does
  *   -t tool  also run tool with only the server's URI in its environment
  *            (no namespace or rank) and the line "tool input" on its stdin;
  *            the server is finalized once the ranks are done, and the tool
@@ -25,6 +27,7 @@
  * queries (PMIX_QUERY_NAMESPACES) and job control (defining and deleting
  * process sets on request, see job_control). It also defines the process set
  * "minihost.all" of every rank and registers attributes for "allocate".
+ * A reacquisition of an allocation is left unanswered until the ranks end.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +40,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "drover.h"
+#include "minihost.h"
 #include "pmix.h"
 #include "pmix_server.h"
 #include "slurmlike.h"
@@ -91,10 +96,30 @@ static void answer_string(pmix_info_cbfunc_t cbfunc, void *cbdata, const char *k
     PMIX_INFO_DESTRUCT(&info);
 }
 
+/* Reacquisitions of an allocation the host leaves unanswered until it
+ * ends, so the client's PMIX_TIMEOUT must end them (client_get). */
+#define MAX_HELD 8
+static struct {
+    pmix_info_cbfunc_t cbfunc;
+    void *cbdata;
+} held[MAX_HELD];
+static size_t nheld;
+static pthread_mutex_t held_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static pmix_status_t allocate(const pmix_proc_t *client, pmix_alloc_directive_t directive,
                               const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
                               void *cbdata)
 {
+    if (PMIX_ALLOC_REAQUIRE == directive) {
+        pthread_mutex_lock(&held_lock);
+        bool room = nheld < MAX_HELD;
+        if (room) {
+            held[nheld].cbfunc = cbfunc;
+            held[nheld++].cbdata = cbdata;
+        }
+        pthread_mutex_unlock(&held_lock);
+        return room ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
+    }
     if (PMIX_ALLOC_NEW != directive) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
@@ -402,13 +427,26 @@ static void host_local_calls(void)
 
 /* ---- The job ------------------------------------------------------------- */
 
+static void add_node(pmix_info_t *into, uint32_t id, const char *host, uint32_t size)
+{
+    pmix_info_t node[3];
+    PMIx_Info_load(&node[0], PMIX_NODEID, &id, PMIX_UINT32);
+    PMIx_Info_load(&node[1], PMIX_HOSTNAME, host, PMIX_STRING);
+    PMIx_Info_load(&node[2], PMIX_NODE_SIZE, &size, PMIX_UINT32);
+    pmix_data_array_t da = {.type = PMIX_INFO, .size = 3, .array = node};
+    PMIx_Info_load(into, PMIX_NODE_INFO_ARRAY, &da, PMIX_DATA_ARRAY);
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&node[i]);
+    }
+}
+
 static pmix_status_t register_job(uint32_t n, const char *host, bool slurm)
 {
     char peers[4096] = "";
     for (uint32_t r = 0; r < n; r++) {
         snprintf(peers + strlen(peers), sizeof(peers) - strlen(peers), r ? ",%u" : "%u", r);
     }
-    size_t ninfo = 7 + n + (slurm ? 2 : 0), k = 0;
+    size_t ninfo = 9 + n + (slurm ? 2 : 0), k = 0;
     pmix_info_t *info;
     PMIX_INFO_CREATE(info, ninfo);
     uint32_t zero = 0;
@@ -425,6 +463,11 @@ static pmix_status_t register_job(uint32_t n, const char *host, bool slurm)
         slurmlike_maps(host, n, &info[k]);
         k += 2;
     }
+    /* This node, and another one without ranks, each with a node size the
+     * job level lacks: a PMIx_Get names them by PMIX_HOSTNAME or
+     * PMIX_NODEID (client_get). */
+    add_node(&info[k++], 0, host, n);
+    add_node(&info[k++], 1, MINIHOST_OTHER_NODE, MINIHOST_OTHER_NODE_SIZE);
     for (uint32_t r = 0; r < n; r++) {
         pmix_info_t *pd;
         PMIX_INFO_CREATE(pd, 4);
@@ -472,11 +515,16 @@ typedef struct rank_io {
     int out[2];                  /* stdout and stderr pipes, read ends; -1: closed */
 } rank_io_t;
 
-static pid_t spawn(char **argv, char **env, int in, int out, int err)
+static bool with_pmi;
+
+static pid_t spawn(char **argv, char **env, int in, int out, int err, int pmi_fd)
 {
     pid_t pid = fork();
     if (0 == pid) {
         signal(SIGTERM, SIG_DFL);
+        if (pmi_fd >= 0) {
+            fcntl(pmi_fd, F_SETFD, 0); /* PMI_FD, kept across exec */
+        }
         if (in >= 0) {
             dup2(in, STDIN_FILENO);
         }
@@ -508,13 +556,21 @@ static void launch(uint32_t r, char **argv, rank_io_t *io)
     int in[2], out[2], err[2];
     char **env = copy_environ();
 
+    int pmi_fd = -1;
     PMIX_LOAD_PROCID(&proc, nspace, r);
     PMIx_server_setup_fork(&proc, &env);
+    if (with_pmi && PMIX_SUCCESS != drover_server_setup_pmi(&proc, &env, &pmi_fd)) {
+        fprintf(stderr, "minihost: drover_server_setup_pmi failed\n");
+        exit(1);
+    }
     if (0 != pipe2(in, O_CLOEXEC) || 0 != pipe2(out, O_CLOEXEC) || 0 != pipe2(err, O_CLOEXEC)) {
         perror("minihost: pipe");
         exit(1);
     }
-    io->pid = spawn(argv, env, in[0], out[1], err[1]);
+    io->pid = spawn(argv, env, in[0], out[1], err[1], pmi_fd);
+    if (pmi_fd >= 0) {
+        close(pmi_fd);
+    }
     close(in[0]);
     close(out[1]);
     close(err[1]);
@@ -547,7 +603,7 @@ static pid_t launch_tool(char *tool)
         exit(1);
     }
     close(in[1]);
-    pid_t pid = spawn(argv, env, in[0], -1, -1);
+    pid_t pid = spawn(argv, env, in[0], -1, -1, -1);
     close(in[0]);
     PMIX_ARGV_FREE(env);
     return pid;
@@ -645,12 +701,14 @@ int main(int argc, char **argv)
     char *tool = NULL;
     int opt;
 
-    while ((opt = getopt(argc, argv, "+bst:")) != -1) {
+    while ((opt = getopt(argc, argv, "+bpst:")) != -1) {
         if ('b' == opt) {
             bare = true;
             setenv("MINIHOST_BARE", "1", 1); /* for the tests to know */
         } else if ('s' == opt) {
             slurm = true;
+        } else if ('p' == opt) {
+            with_pmi = true;
         } else if ('t' == opt) {
             tool = optarg;
         } else {
@@ -658,7 +716,7 @@ int main(int argc, char **argv)
         }
     }
     if (argc - optind < 2) {
-        fprintf(stderr, "usage: minihost [-b | -s] [-t tool] N program [args...]\n");
+        fprintf(stderr, "usage: minihost [-b | -s] [-p] [-t tool] N program [args...]\n");
         return 2;
     }
     nranks = (uint32_t)atoi(argv[optind]);
@@ -730,6 +788,9 @@ int main(int argc, char **argv)
         }
     }
     pthread_mutex_unlock(&stdin_lock);
+    for (size_t i = 0; i < nheld; i++) {
+        held[i].cbfunc(PMIX_ERR_TIMEOUT, NULL, 0, held[i].cbdata, NULL, NULL);
+    }
     PMIx_server_deregister_nspace(nspace, NULL, NULL);
     PMIx_server_finalize();
     if (0 != tool_pid) {

@@ -2,7 +2,8 @@
 """Check that each module of src/ includes only the headers of its own
 layer and of the layers below it (docs/style.md, src/meson.build):
 
-    tma <- bfrops <- common <- {client, server} <- {launcher, caf}
+    tma <- bfrops <- common <- types <- {client, server} <- {launcher, caf}
+                               common <- pmi (the PMI client libraries)
 
 client and server meet only in src/server/server_entry.h. The public
 headers of include/ are open to all.
@@ -18,10 +19,12 @@ BELOW = {
     'tma': [],
     'bfrops': ['tma'],
     'common': ['tma', 'bfrops'],
-    'client': ['tma', 'bfrops', 'common'],
-    'server': ['tma', 'bfrops', 'common'],
-    'launcher': ['common'],
+    'types': ['tma', 'bfrops', 'common'],
+    'client': ['tma', 'bfrops', 'common', 'types'],
+    'server': ['tma', 'bfrops', 'common', 'types'],
+    'launcher': ['common', 'types'],
     'caf': [],
+    'pmi': ['common'],
 }
 # The one crossing between client and server.
 CROSSINGS = {'client': ['server/server_entry.h']}

@@ -1,0 +1,23 @@
+/*
+ * directive.h - reading the directives that come with a request, the same
+ * way wherever they are read: in the client, the server and the launcher.
+ */
+#ifndef DROVER_DIRECTIVE_H
+#define DROVER_DIRECTIVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pmix_common.h"
+
+/* The number in v, whichever integer type carries it: PMIX_INT, PMIX_INT8
+ * to PMIX_INT64, PMIX_UINT, PMIX_UINT8 to PMIX_UINT64, PMIX_SIZE, PMIX_PID
+ * and PMIX_PROC_RANK, as OpenPMIx reads numbers. PMIX_ERR_BAD_PARAM for
+ * another type or a value beyond INT64_MAX; *out is then unchanged. */
+pmix_status_t directive_integer(const pmix_value_t *v, int64_t *out);
+
+/* The PMIX_TIMEOUT among info, in seconds (at most INT32_MAX); 0, meaning
+ * none, when it is absent, not an integer or not positive. */
+int directive_timeout(const pmix_info_t *info, size_t ninfo);
+
+#endif /* DROVER_DIRECTIVE_H */

@@ -1,0 +1,151 @@
+/*
+ * daemon.h - what the files of the drover daemon share.
+ *
+ * The daemon is one process per user per node that runs jobs for the
+ * drover commands: each job is a `drover run` child of the daemon (the
+ * same code as a standalone run, with its own PMIx server), its output
+ * kept in the state directory. The commands talk to it over a Unix socket
+ * in that directory. One file per concern:
+ *
+ *   daemon.c         `drover daemon start|stop|status` and the daemon's loop
+ *   daemon_dir.c     the per-user state directory, made and checked safely
+ *   daemon_wire.c    requests and replies: lists of strings, with fds
+ *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
+ *   daemon_client.c  submit, ps, wait, kill, output and `run --daemon`
+ *
+ * Files in the state directory: daemon.sock, daemon.pid, daemon.lock
+ * (held with flock by the live daemon: a free lock means the other files
+ * are stale), daemon.log, and jobs/<id>/stdout and stderr.
+ */
+#ifndef DROVER_LAUNCHER_DAEMON_H
+#define DROVER_LAUNCHER_DAEMON_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct event_base;
+
+#define DAEMON_NAME "drover daemon"
+#define DAEMON_SOCKET "daemon.sock"
+#define DAEMON_PIDFILE "daemon.pid"
+#define DAEMON_LOCKFILE "daemon.lock"
+#define DAEMON_LOGFILE "daemon.log"
+#define DAEMON_JOBS "jobs"
+
+/* Set in a job's environment by the daemon: the `drover run` it starts
+ * then runs the job itself, whatever --daemon or DROVER_DAEMON say. */
+#define DAEMON_JOB_ENV "DROVER_DAEMON_JOB"
+
+/* ---- daemon_dir.c ----------------------------------------------------- */
+
+/* The state directory's path: $XDG_RUNTIME_DIR/drover, else
+ * /tmp/drover-<uid>. With create, it is made (mode 0700) if missing. It is
+ * refused unless it is a directory (not a symbolic link) owned by this
+ * user with no group or other access. Returns an O_DIRECTORY fd and fills
+ * path (PATH_MAX), or -1 after a one-line message prefixed with who. */
+int daemon_dir_open(char *path, bool create, const char *who);
+
+/* dir/name into buf (size bytes). -1 if it does not fit. */
+int daemon_dir_join(char *buf, size_t size, const char *dir, const char *name);
+
+/* Remove dirfd's entry name and, if it is a directory, what is in it (two
+ * levels: the jobs tree), never following symbolic links. */
+void daemon_dir_remove(int dirfd, const char *name);
+
+/* ---- daemon_wire.c ---------------------------------------------------- */
+
+/* A message is a list of strings (and up to 3 fds, with requests that
+ * hand over the caller's stdin, stdout and stderr). */
+#define WIRE_MAX_FDS 3
+
+typedef struct wire_msg {
+    char **words;    /* NULL-terminated; one allocation with the text */
+    size_t nwords;
+    int fds[WIRE_MAX_FDS];
+    size_t nfds;
+} wire_msg_t;
+
+/* Send words (and fds) as one message. 0, or -1 with errno. */
+int daemon_wire_send(int sock, char *const *words, size_t nwords, const int *fds, size_t nfds);
+
+/* Send a message of the given words (a NULL-terminated list). */
+int daemon_wire_sendv(int sock, ...) __attribute__((sentinel));
+
+/* Receive one message. 0; 1 at end of file; -1 with errno (EPROTO for a
+ * malformed message). Release with daemon_wire_release. */
+int daemon_wire_recv(int sock, wire_msg_t *msg);
+
+/* Free the words and close the fds a message brought. */
+void daemon_wire_release(wire_msg_t *msg);
+
+/* The uid and pid of the process at the other end of sock. 0 or -1. */
+int daemon_wire_peer(int sock, uid_t *uid, pid_t *pid);
+
+/* ---- daemon_jobs.c ---------------------------------------------------- */
+
+typedef struct daemon_jobs daemon_jobs_t;
+
+/* A job ended: its id and exit status (128+signal when killed). */
+typedef void (*daemon_job_ended_fn)(void *arg, unsigned id, int status);
+
+/* The job table of a daemon whose state directory is dirfd, running at
+ * most max_running jobs at a time with the drover executable exe. Caller
+ * frees with daemon_jobs_destroy. NULL when memory runs out. */
+daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_running,
+                                  daemon_job_ended_fn ended, void *arg);
+void daemon_jobs_destroy(daemon_jobs_t *jobs);
+
+/* Queue a job: `drover run args...` in cwd with env (all copied). With
+ * fds, the job runs on those (stdin, stdout, stderr: moved into the job);
+ * else on /dev/null and files in jobs/<id>/. Returns the id, or 0 after
+ * setting *why (static). */
+unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
+                            size_t nargs, char *const *env, int *fds, const char **why);
+
+/* Reap every job that has ended (calling ended) and start queued ones. */
+void daemon_jobs_reap(daemon_jobs_t *jobs);
+
+/* Signal a running job's drover run (which passes INT, TERM and HUP on to
+ * its ranks). 0, or -1 with *why set. */
+int daemon_jobs_signal(daemon_jobs_t *jobs, unsigned id, int sig, const char **why);
+
+/* The job's exit status if it has ended (>= 0), -1 if it is queued or
+ * running, -2 if there is no such job. */
+int daemon_jobs_status(const daemon_jobs_t *jobs, unsigned id);
+
+/* Whether the job keeps its output in files (not a `run --daemon` job).
+ * False for an unknown job. */
+bool daemon_jobs_has_output(const daemon_jobs_t *jobs, unsigned id);
+
+/* Drop every queued job (ended with 128+SIGTERM) and send sig to every
+ * running one. Returns the number still running. */
+unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig);
+
+/* Jobs queued or running. */
+unsigned daemon_jobs_active(const daemon_jobs_t *jobs);
+
+/* The table `drover ps` prints, or its JSON form. Caller frees. NULL
+ * when memory runs out. */
+char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json);
+
+/* ---- daemon.c: for the client ----------------------------------------- */
+
+/* Connect to the user's daemon (checking the state directory and that
+ * the daemon runs as this user). Returns the socket, or -1 after a
+ * one-line message prefixed with who. */
+int daemon_connect(const char *who);
+
+/* ---- daemon_client.c: the hook of `drover run` ------------------------ */
+
+/* Whether this `drover run` goes through the daemon: --daemon or
+ * DROVER_DAEMON=1, unless it is itself a daemon's job. */
+bool daemon_client_wanted(bool option);
+
+/* `drover run` through the daemon: argv as given to `drover run`
+ * (argv[0] is "run"). Returns the job's exit status. */
+int daemon_client_run(int argc, char **argv);
+
+#endif /* DROVER_LAUNCHER_DAEMON_H */

@@ -1,0 +1,27 @@
+/*
+ * construct.h - building type trees in C: the constructors of drover.h and
+ * the parts decoding needs.
+ */
+#ifndef DROVER_TYPES_CONSTRUCT_H
+#define DROVER_TYPES_CONSTRUCT_H
+
+#include "layout.h"
+
+/* The builtin id for a scalar's class and size (PMIX_INT32 for int and
+ * int32_t alike). */
+pmix_data_type_t construct_scalar_id(const scalar_t *s);
+
+/* A leaf standing for type id: a scalar for a builtin scalar id, a
+ * reference for a declared type. PMIX_ERR_NOT_SUPPORTED for other types. */
+pmix_status_t construct_leaf(pmix_data_type_t id, tnode_t **out);
+
+/* An expression node of constant value v; NULL when memory runs out. */
+tnode_t *construct_value(int64_t v);
+
+/* The combiner a node decodes as when it is a type's root (decode.c). */
+int decode_combiner(const tnode_t *n);
+
+/* Append child to parent, or free child; false when refused or NULL. */
+bool construct_add(tnode_t *parent, tnode_t *child);
+
+#endif /* DROVER_TYPES_CONSTRUCT_H */

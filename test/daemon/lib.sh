@@ -1,0 +1,69 @@
+# lib.sh - what the daemon test scripts share: test/launcher/lib.sh (check,
+# one_line, done_testing, a work directory with its own TMPDIR), plus a
+# state directory of the test's own (XDG_RUNTIME_DIR in the work
+# directory), whose daemon is always stopped at the end.
+#   dr ARGS...        drover ARGS under a hang guard; sets $rc, $out, $err
+#   daemon_pid        the pid in the state directory's pid file
+#   job_pids          the drover run pid of every job the daemon started
+#   jobs_gone PIDS    those runs have ended and left nothing: no process,
+#                     no /dev/shm segment, nothing in $TMPDIR
+#   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
+#                     submitted job ID say "sleeping" (launcher-client sleep)
+source "$(dirname "$0")/../launcher/lib.sh"
+export XDG_RUNTIME_DIR=$work/xdg
+mkdir -m 0700 "$XDG_RUNTIME_DIR"
+state=$XDG_RUNTIME_DIR/drover
+unset DROVER_DAEMON DROVER_DAEMON_JOB
+
+dr() {
+  timeout -s KILL "${GUARD_SECONDS:-60}" "$DROVER" "$@" >"$work/out" 2>"$work/err"
+  rc=$?
+  out=$(cat "$work/out")
+  err=$(cat "$work/err")
+}
+
+daemon_pid() { cat "$state/daemon.pid" 2>/dev/null; }
+
+# Ours: started from this build's drover.
+ours() { grep -qF -- "$DROVER" "/proc/$1/cmdline" 2>/dev/null; }
+
+stop_daemon() {
+  local pid
+  pid=$(daemon_pid)
+  timeout -s KILL 60 "$DROVER" daemon stop >/dev/null 2>&1
+  if [ -n "$pid" ] && ours "$pid"; then
+    echo "# the daemon $pid survived stop"
+    kill -KILL "$pid"
+  fi
+}
+trap 'stop_daemon; rm -rf "$work"' EXIT
+
+job_pids() {
+  "$DROVER" ps --json | python3 -c '
+import json, sys
+print(" ".join(str(j["pid"]) for j in json.load(sys.stdin) if j["pid"] > 0))'
+}
+
+jobs_gone() {
+  local pid left=""
+  for _ in $(seq 100); do
+    left=""
+    for pid in "$@"; do
+      if [ -d "/proc/$pid" ] || ls /dev/shm | grep -q -- "^drover-$pid-"; then
+        left="$left $pid"
+      fi
+    done
+    [ -z "$left$(ls -A "$TMPDIR")" ] && return 0
+    sleep 0.1
+  done
+  echo "# left behind by runs [$left], in TMPDIR [$(ls -A "$TMPDIR")]"
+  return 1
+}
+
+sleeping() {
+  for _ in $(seq 200); do
+    [ "$(grep -c sleeping "$state/jobs/$1/stdout" 2>/dev/null)" -ge "${2:-1}" ] && return 0
+    sleep 0.05
+  done
+  return 1
+}
