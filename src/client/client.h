@@ -231,7 +231,8 @@ pmix_status_t client_can_ask(void);
 
 /* PMIX_TIMEOUT is read by directive_timeout (directive.h). */
 
-/* Whether the boolean attribute key is set true among info. */
+/* Whether the boolean attribute key is set true among info: directive_flag
+ * (directive.h), by the name the client files call it. */
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
 /* ---- event.c ---------------------------------------------------------- */

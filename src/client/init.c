@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "client.h"
-#include "info_api.h"
 #include "pmix.h"
 #include "role.h"
 #include "server_entry.h"
@@ -352,5 +351,5 @@ PMIX_EXPORT void PMIx_Progress(void)
 
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    return info_flag(info, ninfo, key);
+    return directive_flag(info, ninfo, key);
 }

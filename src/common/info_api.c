@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "bfrops.h"
-#include "info_api.h"
 #include "pmix.h"
 
 /* The list behind a PMIx_Info_list_start handle. */
@@ -233,14 +232,4 @@ PMIX_EXPORT void PMIx_Info_list_release(void *ptr)
     release_infos(list->items, list->count);
     free(list->items);
     free(list);
-}
-
-bool info_flag(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return PMIX_INFO_TRUE(&info[i]);
-        }
-    }
-    return false;
 }

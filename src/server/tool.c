@@ -23,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "info_api.h"
 #include "pmix.h"
 #include "server.h"
 
@@ -40,7 +39,7 @@ static unsigned next_tool = 1;
 
 bool tool_requested(const pmix_info_t *info, size_t ninfo)
 {
-    return info_flag(info, ninfo, PMIX_REQUESTOR_IS_TOOL);
+    return directive_flag(info, ninfo, PMIX_REQUESTOR_IS_TOOL);
 }
 
 static void welcome(tool_op_t *op)
