@@ -131,7 +131,10 @@ static pmix_status_t check_client(server_peer_t *peer, const pmix_proc_t *proc,
     if (NULL == client) {
         return PMIX_ERR_NOT_FOUND;
     }
-    if (client->uid != peer->uid || (0 != client->pid && !descends(peer->pid, client->pid))) {
+    /* A PMI connection proved who it is otherwise: the socket the host
+     * handed to that very process, or the secret PMI_ID given to it. */
+    if (client->uid != peer->uid ||
+        (0 != client->pid && NULL == peer->pmi && !descends(peer->pid, client->pid))) {
         return PMIX_ERR_NO_PERMISSIONS;
     }
     if (NULL != client->peer && client->peer != peer) {
