@@ -13,6 +13,8 @@
  * (abort_request in abort.c, publish_lookup_request in publish.c): peer.c's
  * dispatch table leads to it in one step.
  *   server.c      PMIx_server_init/finalize, the thread, posting
+ *   entry/server_entry.h  the one header the client library sees: what
+ *                 the API code shared by both roles calls in a server
  *   setup.c       PMIx_server_setup_application, _setup_local_support,
  *                 inventory and resources: what a node prepares for a job
  *   listener.c    the rendezvous socket: accept, peer credentials

@@ -5,7 +5,7 @@ layer and of the layers below it (docs/style.md, src/meson.build):
     tma <- bfrops <- common <- types <- {client, server} <- {launcher, caf}
                                common <- pmi (the PMI client libraries)
 
-client and server meet only in src/server/server_entry.h. The public
+client and server meet only in src/server/entry/server_entry.h. The public
 headers of include/ are open to all.
 
 Usage: check_layers.py SOURCE_ROOT
@@ -27,7 +27,7 @@ BELOW = {
     'pmi': ['common'],
 }
 # The one crossing between client and server.
-CROSSINGS = {'client': ['server/server_entry.h']}
+CROSSINGS = {'client': ['server/entry/server_entry.h']}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -36,8 +36,15 @@ def main():
     src = os.path.join(root, 'src')
     public = set(os.listdir(os.path.join(root, 'include')))
     modules = sorted(d for d in os.listdir(src) if os.path.isdir(os.path.join(src, d)))
-    headers = {m: set(f for f in os.listdir(os.path.join(src, m)) if f.endswith('.h'))
-               for m in modules}
+    # Each module's headers, by name, with their paths below src/.
+    paths = {}
+    for m in modules:
+        paths[m] = {}
+        for top, _, files in os.walk(os.path.join(src, m)):
+            for f in files:
+                if f.endswith('.h'):
+                    paths[m][f] = os.path.relpath(os.path.join(top, f), src)
+    headers = {m: set(paths[m]) for m in modules}
     errors = []
     for module in modules:
         if module not in BELOW:
@@ -60,7 +67,7 @@ def main():
                 elif base in public or any(base in h for h in allowed.values()):
                     continue
                 else:
-                    owners = [m + '/' + base for m in modules if base in headers[m]]
+                    owners = [paths[m][base] for m in modules if base in headers[m]]
                     if any(o in crossings for o in owners):
                         continue
                     if not owners:
