@@ -108,6 +108,12 @@ typedef struct drover_datatype {
     /* Optional (NULL: the element owns nothing). Free what the element owns,
      * not the element itself. */
     void (*release)(void *elem, drover_tma_t *tma);
+    /* Optional. Read n packed elements without storing anything, and
+     * succeed only when unpack would then succeed on the same bytes into
+     * any storage, zeroed or not, without allocating. With it,
+     * PMIx_Data_unpack checks the whole input first and then unpacks
+     * straight into the caller's storage, which it does not zero. */
+    pmix_status_t (*check)(drover_reader_t *r, size_t n);
 } drover_datatype_t;
 
 /* Register a datatype. The record is copied; its name must stay valid for
@@ -211,7 +217,9 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
  * builtin or C-registered type is NAMED; a declared scalar or a named
  * reference DUP; an array CONTIGUOUS (one dimension, no slice) or
  * SUBARRAY; struct, tuple and record STRUCT, with RESIZED around it when a
- * record's buffersize is not the natural extent; pointer POINTER. */
+ * record's buffersize is not the natural extent; pointer POINTER; a type
+ * made by a block constructor (drover_type_create_vector ...) the
+ * combiner of that call. */
 #define DROVER_COMBINER_NAMED 1
 #define DROVER_COMBINER_DUP 2
 #define DROVER_COMBINER_CONTIGUOUS 3
@@ -219,6 +227,12 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
 #define DROVER_COMBINER_SUBARRAY 5
 #define DROVER_COMBINER_RESIZED 6
 #define DROVER_COMBINER_POINTER 7
+#define DROVER_COMBINER_VECTOR 8
+#define DROVER_COMBINER_HVECTOR 9
+#define DROVER_COMBINER_INDEXED 10
+#define DROVER_COMBINER_HINDEXED 11
+#define DROVER_COMBINER_INDEXED_BLOCK 12
+#define DROVER_COMBINER_HINDEXED_BLOCK 13
 
 /* Array order of drover_type_create_subarray: only C order exists. */
 #define DROVER_ORDER_C 0
@@ -292,6 +306,51 @@ PMIX_EXPORT pmix_status_t drover_type_create_pointer(const char *name, pmix_data
                                                      pmix_data_type_t *newtype);
 PMIX_EXPORT pmix_status_t drover_type_dup(const char *name, pmix_data_type_t old,
                                           pmix_data_type_t *newtype);
+
+/* Block constructors, as MPI's: count blocks of old elements, at
+ * displacements in old extents (vector, indexed, indexed_block) or in
+ * bytes (the h- forms). At most 65536 blocks; a block of length 0 holds
+ * nothing. The type is a tuple of its non-empty blocks with lb 0 and, as
+ * extent, the end of its last block (no alignment padding). Beyond the
+ * refusals above: PMIX_ERR_NOT_SUPPORTED for a negative displacement or
+ * no data at all, PMIX_ERR_BAD_PARAM for negative lengths, overflow and
+ * overlapping blocks. They decode as their own combiner (MPI's layout). */
+PMIX_EXPORT pmix_status_t drover_type_create_vector(const char *name, int count, int blocklength,
+                                                    int stride, pmix_data_type_t old,
+                                                    pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_hvector(const char *name, int count, int blocklength,
+                                                     intptr_t stride, pmix_data_type_t old,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_indexed(const char *name, int count,
+                                                     const int blocklengths[],
+                                                     const int displacements[],
+                                                     pmix_data_type_t old,
+                                                     pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_hindexed(const char *name, int count,
+                                                      const int blocklengths[],
+                                                      const intptr_t displacements[],
+                                                      pmix_data_type_t old,
+                                                      pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_indexed_block(const char *name, int count,
+                                                           int blocklength,
+                                                           const int displacements[],
+                                                           pmix_data_type_t old,
+                                                           pmix_data_type_t *newtype);
+PMIX_EXPORT pmix_status_t drover_type_create_hindexed_block(const char *name, int count,
+                                                            int blocklength,
+                                                            const intptr_t displacements[],
+                                                            pmix_data_type_t old,
+                                                            pmix_data_type_t *newtype);
+
+/* The type map, as MPI defines it: every basic element of one element of
+ * type, in order, as its type (the builtin id of a scalar's class and
+ * size, PMIX_POINTER for a pointer, the type itself for a builtin or
+ * C-registered type) and byte displacement. Fills at most max entries of
+ * basics and displacements (NULL when max is 0) and sets *count to the
+ * number of entries of the whole map. */
+PMIX_EXPORT pmix_status_t drover_type_get_typemap(pmix_data_type_t type, size_t max,
+                                                  pmix_data_type_t basics[],
+                                                  intptr_t displacements[], size_t *count);
 
 /* ---- Introspection ------------------------------------------------------ */
 

@@ -17,7 +17,10 @@
  *    buffer its old length back (bfrops_pack_tagged); unpack decodes into
  *    scratch storage, so on failure neither the destination nor the unpack
  *    position has moved, and the scratch is sized by what the remaining
- *    input could hold, never by a count read off the wire.
+ *    input could hold, never by a count read off the wire. A type with a
+ *    check function is checked whole first instead and then unpacked in
+ *    place: no scratch, no copy, and the destination's bytes the type
+ *    does not write (a slice's other elements) stay as they were.
  *  - Compressed blocks are [u32 uncompressed size, little-endian][zlib
  *    stream], the layout OpenPMIx uses on little-endian hosts. The size is
  *    untrusted: decompression refuses one above DECOMPRESS_LIMIT or above
@@ -102,6 +105,42 @@ PMIX_EXPORT pmix_status_t PMIx_Data_pack(const pmix_proc_t *target, pmix_data_bu
     return bfrops_pack_tagged(&w, src, (size_t)num_vals, type);
 }
 
+/* Unpack the tagged array at r into dest (room for *n elements) when every
+ * element passes t's check, which promises the unpack cannot then fail. */
+static pmix_status_t unpack_checked(drover_reader_t *r, const drover_datatype_t *t, void *dest,
+                                    size_t *n)
+{
+    drover_reader_t peek = *r;
+    uint16_t tag;
+    size_t count = 0;
+    pmix_status_t rc = wire_get_u16(&peek, &tag);
+    if (PMIX_SUCCESS == rc && tag != t->id) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = wire_get_count(&peek, t->min_wire, &count);
+    }
+    if (PMIX_SUCCESS == rc && count > *n) {
+        rc = PMIX_ERR_UNPACK_INADEQUATE_SPACE;
+    }
+    drover_reader_t body = peek;
+    if (PMIX_SUCCESS == rc) {
+        bfrops_current = t;
+        rc = t->check(&peek, count);
+        bfrops_current = NULL;
+    }
+    for (size_t i = 0; i < count && PMIX_SUCCESS == rc; i++) {
+        bfrops_current = t;
+        rc = t->unpack(&body, (char *)dest + i * t->size);
+        bfrops_current = NULL;
+    }
+    if (PMIX_SUCCESS == rc) {
+        r->pos = body.pos;
+        *n = count;
+    }
+    return rc;
+}
+
 PMIX_EXPORT pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_buffer_t *buffer,
                                            void *dest, int32_t *max_num_values,
                                            pmix_data_type_t type)
@@ -123,6 +162,15 @@ PMIX_EXPORT pmix_status_t PMIx_Data_unpack(const pmix_proc_t *source, pmix_data_
     }
     r.pos = (const uint8_t *)buffer->unpack_ptr;
     r.end = (const uint8_t *)buffer->pack_ptr;
+    if (NULL != t->check) {
+        n = (size_t)*max_num_values;
+        rc = unpack_checked(&r, t, dest, &n);
+        if (PMIX_SUCCESS == rc) {
+            *max_num_values = (int32_t)n;
+            buffer->unpack_ptr = (char *)r.pos;
+        }
+        return rc;
+    }
     /* No count the input can hold exceeds remaining / min_wire elements, so
      * scratch for that many (or for the caller's maximum, if smaller) can
      * take any successful result. */

@@ -200,6 +200,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .wdir = app->wdir,
         .procdir = procdir,
         .pgid = run->session.pgid,
+        .cgroup_dir = run->session.cgroup.dir_fd,
         .cgroup_procs = run->session.cgroup.procs_fd,
         .inherit_fd = pmi_fd,
     };

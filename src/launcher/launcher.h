@@ -177,7 +177,8 @@ pmix_status_t limits_fit(unsigned nprocs, unsigned running);
 typedef struct launcher_cgroup {
     int parent_fd;    /* the cgroup drover is in (O_PATH) */
     int dir_fd;       /* the run's, below it */
-    int procs_fd;     /* its cgroup.procs: a child writes "0" to join */
+    int procs_fd;     /* its cgroup.procs: a child writes "0" to join
+                       * where clone3 cannot start it there */
     char name[64];    /* "drover-<pid>.<random>" */
 } launcher_cgroup_t;
 
@@ -329,7 +330,9 @@ typedef struct launch_child {
     const char *procdir;  /* directory the child creates, or NULL */
     int fds[3];           /* onto 0, 1, 2 */
     pid_t pgid;           /* process group to join */
-    int cgroup_procs;     /* cgroup.procs of the cgroup to join, or -1 */
+    int cgroup_dir;       /* the cgroup to start in, or -1 */
+    int cgroup_procs;     /* its cgroup.procs (where clone3 cannot start
+                           * a process in a cgroup), or -1 */
     cpu_set_t *affinity;  /* NULL: unbound */
     size_t affinity_size;
     int inherit_fd;       /* > 2: a close-on-exec descriptor the program

@@ -110,8 +110,7 @@ static pmix_status_t declare(const char *name, tnode_t *root, pmix_data_type_t *
     return types_declare_tree(name, root, newtype, NULL);
 }
 
-/* An array node of the given dimensions around leaf (consumed). */
-static tnode_t *array_of(int ndims, const int sizes[], const int subsizes[], const int starts[],
+tnode_t *construct_array(int ndims, const int sizes[], const int subsizes[], const int starts[],
                          tnode_t *leaf)
 {
     tnode_t *a = tnode_new(TK_ARRAY, NULL);
@@ -146,7 +145,7 @@ PMIX_EXPORT pmix_status_t drover_type_create_contiguous(const char *name, int co
         return PMIX_ERR_BAD_PARAM;
     }
     pmix_status_t rc = construct_leaf(old, &leaf);
-    return PMIX_SUCCESS != rc ? rc : declare(name, array_of(1, &count, NULL, NULL, leaf), newtype);
+    return PMIX_SUCCESS != rc ? rc : declare(name, construct_array(1, &count, NULL, NULL, leaf), newtype);
 }
 
 PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndims,
@@ -165,12 +164,10 @@ PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndim
     }
     pmix_status_t rc = construct_leaf(old, &leaf);
     return PMIX_SUCCESS != rc ? rc
-                              : declare(name, array_of(ndims, sizes, subsizes, starts, leaf), newtype);
+                              : declare(name, construct_array(ndims, sizes, subsizes, starts, leaf), newtype);
 }
 
-/* Append to tuple t an element of type leaf (consumed; NULL: memory ran
- * out) at byte disp. */
-static bool add_element(tnode_t *t, tnode_t *leaf, int64_t disp)
+bool construct_element(tnode_t *t, tnode_t *leaf, int64_t disp)
 {
     tnode_t *m = tnode_new(TK_MEMBER, NULL);
     if (NULL == m) {
@@ -242,9 +239,9 @@ PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
         tnode_t *leaf = NULL;
         ok = PMIX_SUCCESS == construct_leaf(types[i], &leaf);
         if (ok && 1 < blocklengths[i]) {
-            leaf = array_of(1, &blocklengths[i], NULL, NULL, leaf);
+            leaf = construct_array(1, &blocklengths[i], NULL, NULL, leaf);
         }
-        ok = ok && add_element(t, leaf, displacements[i]);
+        ok = ok && construct_element(t, leaf, displacements[i]);
     }
     return declare_tuple(name, t, ok, newtype);
 }
@@ -266,7 +263,7 @@ PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data
     bool ok = construct_add(t, construct_value(extent));
     for (size_t i = 0; ok && i < nt->root->nchild; i++) {
         const tnode_t *m = nt->root->child[i];
-        ok = TK_MEMBER != m->kind || add_element(t, tnode_dup(m->child[0]), (int64_t)m->off);
+        ok = TK_MEMBER != m->kind || construct_element(t, tnode_dup(m->child[0]), (int64_t)m->off);
     }
     return declare_tuple(name, t, ok, newtype);
 }

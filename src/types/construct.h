@@ -24,4 +24,13 @@ int decode_combiner(const tnode_t *n);
 /* Append child to parent, or free child; false when refused or NULL. */
 bool construct_add(tnode_t *parent, tnode_t *child);
 
+/* An array node of the given dimensions (subsizes and starts NULL: no
+ * slice) around leaf (consumed); NULL when memory runs out. */
+tnode_t *construct_array(int ndims, const int sizes[], const int subsizes[], const int starts[],
+                         tnode_t *leaf);
+
+/* Append to tuple t an element of type leaf (consumed; NULL: memory ran
+ * out) at byte disp; false when memory runs out. */
+bool construct_element(tnode_t *t, tnode_t *leaf, int64_t disp);
+
 #endif /* DROVER_TYPES_CONSTRUCT_H */

@@ -15,6 +15,7 @@
  *  - A record or tuple whose buffersize is not the natural extent of its
  *    elements is RESIZED (lb 0, extent buffersize) around the STRUCT of
  *    those elements, declared as "<type>/natural".
+ *  - A tuple a block constructor made decodes as that call (blocks.c).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 
 #include "bfrops.h"
+#include "blocks.h"
 #include "construct.h"
 #include "typeset.h"
 #include "types.h"
@@ -85,8 +87,14 @@ int decode_combiner(const tnode_t *n)
         return DROVER_COMBINER_POINTER;
     case TK_ARRAY:
         return sliced(n) ? DROVER_COMBINER_SUBARRAY : DROVER_COMBINER_CONTIGUOUS;
-    default:
+    default: {
+        blocks_t b;
+        if (blocks_decode(n, &b)) {
+            blocks_free(&b);
+            return b.combiner;
+        }
         return resized(n) ? DROVER_COMBINER_RESIZED : DROVER_COMBINER_STRUCT;
+    }
     }
 }
 
@@ -123,7 +131,19 @@ PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *n
             na = 2;
             nd = 1;
             break;
-        default:
+        case DROVER_COMBINER_POINTER:
+        case DROVER_COMBINER_DUP:
+            nd = 1;
+            break;
+        default: {
+            blocks_t b;
+            blocks_decode(n, &b);
+            ni = b.ni;
+            na = b.na;
+            nd = 1;
+            blocks_free(&b);
+            break;
+        }
             nd = 1;
             break;
         }
@@ -232,8 +252,22 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
         addrs[0] = 0;
         addrs[1] = (intptr_t)n->size;
         return natural_id(nt, n, &types[0]);
-    default:
+    case DROVER_COMBINER_POINTER:
+    case DROVER_COMBINER_DUP:
         return part_id(nt, TK_POINTER == n->kind ? n->child[0] : n, 0, &types[0]);
+    default: {
+        blocks_t b;
+        if (!blocks_decode(n, &b)) {
+            return PMIX_ERR_NOMEM;   /* it decoded a moment ago: only memory can fail */
+        }
+        memcpy(ints, b.ints, sizeof(int) * (size_t)b.ni);
+        if (0 < b.na) {
+            memcpy(addrs, b.addrs, sizeof(intptr_t) * (size_t)b.na);
+        }
+        types[0] = b.old;
+        blocks_free(&b);
+        return PMIX_SUCCESS;
+    }
     }
 }
 

@@ -26,7 +26,9 @@
 static const char *combiner(const tnode_t *n)
 {
     static const char *const names[] = {"?", "NAMED", "DUP", "CONTIGUOUS", "STRUCT",
-                                        "SUBARRAY", "RESIZED", "POINTER"};
+                                        "SUBARRAY", "RESIZED", "POINTER", "VECTOR",
+                                        "HVECTOR", "INDEXED", "HINDEXED",
+                                        "INDEXED_BLOCK", "HINDEXED_BLOCK"};
     return TK_SCALAR == n->kind ? "NAMED" : names[decode_combiner(n)];
 }
 

@@ -330,7 +330,7 @@ static pmix_status_t lay_members(lay_ctx_t *c, tnode_t *n)
             rc = lay_error(c, n, "buffersize %" PRId64 " is larger than %zu bytes", bufsize, TYPES_MAX_SIZE);
         }
     }
-    size_t off = 0, align = 1, min_wire = 0, covered = 0;
+    size_t off = 0, align = 1, min_wire = 0, covered = 0, hiend = 0;
     bool dense = true;
     unsigned height = 0;
     for (size_t i = first; PMIX_SUCCESS == rc && i < n->nchild; i++) {
@@ -350,7 +350,9 @@ static pmix_status_t lay_members(lay_ctx_t *c, tnode_t *n)
         }
         if (PMIX_SUCCESS == rc) {
             m->off = explicit_layout ? (size_t)disp : round_up(off, t->align);
-            if (explicit_layout) {
+            /* Members in increasing order (every block constructor's
+             * common case) pass without the pairwise search. */
+            if (explicit_layout && m->off < hiend) {
                 for (size_t j = first; j < i && PMIX_SUCCESS == rc; j++) {
                     const tnode_t *o = n->child[j];
                     if (m->off < o->off + o->size && o->off < m->off + t->size && 0 != t->size &&
@@ -362,6 +364,7 @@ static pmix_status_t lay_members(lay_ctx_t *c, tnode_t *n)
                 }
             }
             m->size = t->size;
+            hiend = 0 != t->size && m->off + t->size > hiend ? m->off + t->size : hiend;
             dense = dense && t->dense && m->off == covered;
             covered = m->off + t->size;
             off = m->off + t->size;

@@ -31,6 +31,7 @@ struct named {
     int64_t *shape;          /* concrete $-dependent bounds, on the wire */
     size_t nshape;
     bool shape_done;
+    struct plan *plan;       /* pointer-free types: packing as copies (plan.h) */
 };
 
 /* Finds a named type by name for references; NULL when unknown. */

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "hashmap.h"
+#include "plan.h"
 #include "spec.h"
 
 typedef struct spec {
@@ -659,6 +660,7 @@ void types_named_free(named_t *nt)
         free(nt->path);
         free(nt->signature);
         free(nt->shape);
+        plan_free(nt->plan);
         tnode_free(nt->root);
         free(nt);
     }

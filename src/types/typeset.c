@@ -33,6 +33,7 @@
 #include "registry.h"
 #include "signature.h"
 #include "spec.h"
+#include "plan.h"
 #include "typeset.h"
 #include "types.h"
 
@@ -137,6 +138,7 @@ static pmix_status_t make_ready(named_t *nt, diags_t *d)
         return PMIX_ERR_BAD_PARAM;
     }
     nt->shape_done = true;
+    nt->plan = plan_build(nt);   /* NULL: packs through the tree */
     drover_datatype_t rec = generic_record(nt);
     return insert(nt, &rec, d);
 }

@@ -202,6 +202,7 @@ START_TEST(a_slice_packs_only_its_selected_elements)
     int in[8][4], out[8][4];
     for (int i = 0; i < 32; i++) {
         in[i / 4][i % 4] = i;
+        out[i / 4][i % 4] = -1;
     }
     pmix_data_buffer_t buf;
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
@@ -217,8 +218,51 @@ START_TEST(a_slice_packs_only_its_selected_elements)
             ck_assert_int_eq(out[i / 4][i % 4], i);
             k++;
         } else {
-            ck_assert_int_eq(out[i / 4][i % 4], 0);
+            /* As MPI_Unpack: the other elements are not written. */
+            ck_assert_int_eq(out[i / 4][i % 4], -1);
         }
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+}
+END_TEST
+
+/* PMIx_Data_unpack writes a pointer-free declared type in place, but only
+ * after checking the whole input: a bad last element (its fingerprint,
+ * its length, the input cut short) leaves the destination and the buffer
+ * as they were. */
+START_TEST(a_failed_in_place_unpack_changes_nothing)
+{
+    load_ok("spec.yml", spec);
+    pmix_data_type_t id = id_of("slice");
+    int in[3][8][4], out[3][8][4];
+    for (int i = 0; i < 96; i++) {
+        ((int *)in)[i] = i;
+    }
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    ck_assert_int_eq(PMIx_Data_pack(NULL, &buf, in, 3, id), PMIX_SUCCESS);
+    size_t elem = 8 + 4 + 4 + 8 * 4, last = 2 + 4 + 2 * elem;
+    /* Byte offsets in the last element: fingerprint, length; then a cut. */
+    const size_t at[] = {last, last + 12, buf.bytes_used};
+    for (size_t c = 0; c < 3; c++) {
+        pmix_data_buffer_t bad;
+        PMIX_DATA_BUFFER_CONSTRUCT(&bad);
+        ck_assert_int_eq(PMIx_Data_copy_payload(&bad, &buf), PMIX_SUCCESS);
+        if (c < 2) {
+            bad.base_ptr[at[c]] ^= 1;
+        } else {
+            bad.bytes_used--;
+            bad.pack_ptr--;
+        }
+        memset(out, 0x5a, sizeof(out));
+        int32_t n = 3;
+        ck_assert_int_ne(PMIx_Data_unpack(NULL, &bad, out, &n, id), PMIX_SUCCESS);
+        ck_assert_int_eq(n, 3);
+        ck_assert_ptr_eq(bad.unpack_ptr, bad.base_ptr);
+        for (size_t i = 0; i < sizeof(out); i++) {
+            ck_assert_uint_eq(((unsigned char *)out)[i], 0x5a);
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&bad);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&buf);
 }
@@ -524,6 +568,7 @@ int main(void)
     tcase_add_test(tc, a_different_declaration_of_a_declared_name_is_refused);
     tcase_add_test(tc, declared_types_pass_the_type_harness);
     tcase_add_test(tc, a_slice_packs_only_its_selected_elements);
+    tcase_add_test(tc, a_failed_in_place_unpack_changes_nothing);
     tcase_add_test(tc, values_copies_and_prints_work_through_the_pmix_api);
     tcase_add_test(tc, another_fingerprint_is_a_type_mismatch);
     tcase_add_test(tc, record_functions_called_directly_refuse_rather_than_guess);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode_harness.h"
 #include "drover.h"
 #include "type_harness.h"
 #include "typeset.h"
@@ -48,30 +49,6 @@ static void load(void)
     char *errors = NULL;
     ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("d.yml", spec, strlen(spec), 0, &errors),
                   "%s", errors);
-}
-
-typedef struct decoded {
-    int ni, na, nd, combiner;
-    int ints[64];
-    intptr_t addrs[16];
-    pmix_data_type_t types[16];
-} decoded_t;
-
-static decoded_t decode(pmix_data_type_t id)
-{
-    decoded_t d;
-    memset(&d, 0, sizeof(d));
-    ck_assert_int_eq(drover_type_get_envelope(id, &d.ni, &d.na, &d.nd, &d.combiner), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_get_contents(id, 64, 16, 16, d.ints, d.addrs, d.types), PMIX_SUCCESS);
-    return d;
-}
-
-static void ints_are(const decoded_t *d, int n, const int *want)
-{
-    ck_assert_int_eq(d->ni, n);
-    for (int i = 0; i < n; i++) {
-        ck_assert_msg(d->ints[i] == want[i], "integer %d is %d, not %d", i, d->ints[i], want[i]);
-    }
 }
 
 START_TEST(builtins_and_c_types_are_named)
@@ -139,38 +116,6 @@ START_TEST(declared_types_decode_as_declared)
 }
 END_TEST
 
-/* Build the type d describes. */
-static pmix_data_type_t recreate(const decoded_t *d)
-{
-    pmix_data_type_t id = 0;
-    pmix_status_t rc;
-    switch (d->combiner) {
-    case DROVER_COMBINER_DUP:
-        rc = drover_type_dup(NULL, d->types[0], &id);
-        break;
-    case DROVER_COMBINER_POINTER:
-        rc = drover_type_create_pointer(NULL, d->types[0], &id);
-        break;
-    case DROVER_COMBINER_CONTIGUOUS:
-        rc = drover_type_create_contiguous(NULL, d->ints[0], d->types[0], &id);
-        break;
-    case DROVER_COMBINER_SUBARRAY: {
-        int n = d->ints[0];
-        rc = drover_type_create_subarray(NULL, n, d->ints + 1, d->ints + 1 + n, d->ints + 1 + 2 * n,
-                                         d->ints[1 + 3 * n], d->types[0], &id);
-        break;
-    }
-    case DROVER_COMBINER_STRUCT:
-        rc = drover_type_create_struct(NULL, d->ints[0], d->ints + 1, d->addrs, d->types, &id);
-        break;
-    default:
-        rc = drover_type_create_resized(NULL, d->types[0], d->addrs[0], d->addrs[1], &id);
-        break;
-    }
-    ck_assert_msg(PMIX_SUCCESS == rc, "recreating combiner %d: %d", d->combiner, rc);
-    return id;
-}
-
 /* Same datatype: the same id, or two declared types of one fingerprint. */
 static bool same_type(pmix_data_type_t a, pmix_data_type_t b)
 {
@@ -188,12 +133,7 @@ START_TEST(decode_recreate_decode_is_the_identical_type)
         decoded_t d1 = decode(original);
         pmix_data_type_t again = recreate(&d1);
         decoded_t d2 = decode(again);
-        ck_assert_int_eq(d2.combiner, d1.combiner);
-        ck_assert_int_eq(d2.ni, d1.ni);
-        ck_assert_int_eq(d2.na, d1.na);
-        ck_assert_int_eq(d2.nd, d1.nd);
-        ck_assert(0 == memcmp(d1.ints, d2.ints, sizeof(int) * (size_t)d1.ni));
-        ck_assert(0 == memcmp(d1.addrs, d2.addrs, sizeof(intptr_t) * (size_t)d1.na));
+        same_call(&d1, &d2);
         for (int k = 0; k < d1.nd; k++) {
             ck_assert_msg(same_type(d1.types[k], d2.types[k]), "%s: datatype %d differs", names[i], k);
         }

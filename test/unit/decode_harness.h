@@ -1,0 +1,34 @@
+/*
+ * decode_harness.h - decoding a type in one call and rebuilding it from
+ * its decoding, for the tests of drover_type_get_envelope/get_contents.
+ */
+#ifndef DROVER_TEST_DECODE_HARNESS_H
+#define DROVER_TEST_DECODE_HARNESS_H
+
+#include <stdint.h>
+
+#include "pmix_common.h"
+
+/* A type's envelope and contents. */
+typedef struct decoded {
+    int ni, na, nd, combiner;
+    int ints[64];
+    intptr_t addrs[16];
+    pmix_data_type_t types[16];
+} decoded_t;
+
+/* Decode id; a failure fails the calling Check test. */
+decoded_t decode(pmix_data_type_t id);
+
+/* Fail unless d's integers are want[0..n). */
+void ints_are(const decoded_t *d, int n, const int *want);
+
+/* Fail unless a and b have the same combiner, counts, integers and
+ * addresses (their datatypes are for the caller to compare). */
+void same_call(const decoded_t *a, const decoded_t *b);
+
+/* Call the constructor d's combiner names with d's contents (name NULL);
+ * a refusal fails the calling Check test. */
+pmix_data_type_t recreate(const decoded_t *d);
+
+#endif /* DROVER_TEST_DECODE_HARNESS_H */
