@@ -8,6 +8,7 @@ packages=(
   libevent-dev libhwloc-dev libssl-dev libyaml-dev zlib1g-dev check
   libpmix-dev                       # the reference headers/library we test our ABI against
   clang libclang-rt-14-dev          # libFuzzer and the sanitizer runtimes
+  clang-format                      # test/style: the format of the files it lists
   procps                            # pgrep/pkill in the launcher tests
   hyperfine mpich openmpi-bin       # bench/launch: drover beside hydra and mpirun
   gfortran                          # coarray tests (drover caf)

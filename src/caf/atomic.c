@@ -154,7 +154,7 @@ CAF_EXPORT void _gfortran_caf_atomic_op(int op, caf_token_t token, size_t offset
         return;
     }
     uint64_t before = fetch_op(op, p, load_value(value, kind), kind);
-    if (old) {
+    if (NULL != old) {
         store_value(old, before, kind);
     }
 }

@@ -64,7 +64,7 @@ typedef struct dimsel {
 
 static ptrdiff_t sel_offset(const dimsel_t *s, ptrdiff_t k)
 {
-    if (s->vec) {
+    if (NULL != s->vec) {
         return (vector_entry(s->vec, s->vec_kind, (size_t)k) - s->lb) * s->stride;
     }
     return s->start + k * s->step;
@@ -213,7 +213,7 @@ static int walk(walk_t *w, const caf_ref_t *ref, char *mem, const caf_desc_t *de
 
 static size_t leaf_size(const caf_ref_t *ref)
 {
-    while (ref->next) {
+    while (NULL != ref->next) {
         ref = ref->next;
     }
     return ref->item_size;

@@ -77,8 +77,8 @@ typedef struct caf_ctl {
 
 /* ---- teams ---- */
 
-typedef struct caf_team_rt {
-    struct caf_team_rt *parent; /* the team this one was formed in */
+typedef struct caf_team_rt_t {
+    struct caf_team_rt_t *parent; /* the team this one was formed in */
     int number;                 /* team_number, -1 for the initial team */
     int size;
     int index;                  /* this image's index in the team, 1-based */
@@ -90,7 +90,7 @@ typedef struct caf_team_rt {
      * TEAM while its parent's other teams are still busy). */
     char *gather;
     unsigned coll_seq;          /* collectives done in this team: picks the scratch slot */
-} caf_team_rt;
+} caf_team_rt_t;
 
 /* A coarray's token; lives in the owner's local heap. */
 typedef struct caf_tok {
@@ -108,8 +108,8 @@ typedef struct caf_state {
     char *base;          /* where image 0's segment is mapped */
     size_t stride;       /* distance between two images' segments */
     size_t slot_offset;  /* collective scratch slots, from a segment's start */
-    caf_team_rt *team;   /* current team */
-    caf_team_rt initial;
+    caf_team_rt_t *team;   /* current team */
+    caf_team_rt_t initial;
     unsigned spin;       /* polls before yielding; 0 when images share processors */
     bool pmix;           /* PMIx_Init succeeded */
     bool running;        /* between init and finalize */
@@ -186,16 +186,16 @@ void caf_ring(int rank);
 /* Waits on this image's doorbell until ready(arg) is true. */
 void caf_wait_until(bool (*ready)(void *arg), void *arg);
 /* Number of members of `team` that stopped or failed. */
-int caf_team_inactive(const caf_team_rt *team);
+int caf_team_inactive(const caf_team_rt_t *team);
 /* Barrier over the active members of `team`. Returns 0, CAF_STAT_FAILED_IMAGE
  * or CAF_STAT_STOPPED_IMAGE when members have failed or stopped. */
-int caf_barrier(caf_team_rt *team);
+int caf_barrier(caf_team_rt_t *team);
 /* caf_barrier, where the image that completes the barrier first runs
  * complete(arg) (it may not run when members stopped or failed). */
-int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg);
+int caf_barrier_with(caf_team_rt_t *team, void (*complete)(void *arg), void *arg);
 /* Completes `team`'s barrier if the members still active have all arrived
  * (called after a member stopped or failed). */
-void caf_barrier_poke(caf_team_rt *team);
+void caf_barrier_poke(caf_team_rt_t *team);
 
 /* ---- view.c: element sequences and the copy engine ---- */
 
@@ -263,6 +263,6 @@ int caf_call_wide_real(void *fn, void *res, const void *a, const void *b);
 /* ---- collective.c ---- */
 
 /* Gathers `size` bytes from every member of `team` into out[] (team order). */
-void caf_allgather(caf_team_rt *team, const void *mine, void *out, size_t size);
+void caf_allgather(caf_team_rt_t *team, const void *mine, void *out, size_t size);
 
 #endif /* DROVER_CAF_H */

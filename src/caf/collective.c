@@ -43,7 +43,7 @@ static char *slot(int rank, unsigned parity)
 }
 
 /* Publishes `bytes` of `mine` (may be NULL) and waits for the team. */
-static unsigned round_begin(caf_team_rt *team, const void *mine, size_t bytes, int *code)
+static unsigned round_begin(caf_team_rt_t *team, const void *mine, size_t bytes, int *code)
 {
     unsigned parity = team->coll_seq++ & 1;
     if (mine) {
@@ -56,7 +56,7 @@ static unsigned round_begin(caf_team_rt *team, const void *mine, size_t bytes, i
     return parity;
 }
 
-void caf_allgather(caf_team_rt *team, const void *mine, void *out, size_t size)
+void caf_allgather(caf_team_rt_t *team, const void *mine, void *out, size_t size)
 {
     int code = 0;
     unsigned parity = round_begin(team, mine, size, &code);
@@ -102,9 +102,9 @@ NUMERIC_COMBINE(combine_c10, long double _Complex, false)
 NUMERIC_COMBINE(combine_c16, complex128_t, false)
 #undef compare_lt
 
-typedef void (*combine_fn)(int op, char *acc, const char *in, size_t n);
+typedef void (*combine_fn_t)(int op, char *acc, const char *in, size_t n);
 
-static combine_fn numeric_combiner(caf_elem_t t)
+static combine_fn_t numeric_combiner(caf_elem_t t)
 {
     switch (t.type) {
     case CAF_BT_INTEGER:
@@ -175,17 +175,16 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
         z = value ? ((ctype(*)(ctype, ctype))f)(x, y)                                   \
                   : ((ctype(*)(const ctype *, const ctype *))f)(&x, &y);                \
         memcpy(res, &z, sizeof(z));                                                     \
-        return 0;                                                                       \
     } while (0)
     switch (t.type) {
     case CAF_BT_INTEGER:
     case CAF_BT_LOGICAL:
         switch (t.kind) {
-        case 1: CALL(int8_t);
-        case 2: CALL(int16_t);
-        case 4: CALL(int32_t);
-        case 8: CALL(int64_t);
-        case 16: CALL(__int128);
+        case 1: CALL(int8_t); return 0;
+        case 2: CALL(int16_t); return 0;
+        case 4: CALL(int32_t); return 0;
+        case 8: CALL(int64_t); return 0;
+        case 16: CALL(__int128); return 0;
         }
         break;
     case CAF_BT_REAL:
@@ -193,18 +192,18 @@ static int call_user(const reduction_t *r, char *res, const char *a, const char 
             return caf_call_wide_real(f, res, a, b) < 0 ? -1 : 0;
         }
         switch (t.kind) {
-        case 4: CALL(float);
-        case 8: CALL(double);
-        case 10: CALL(long double);
-        case 16: CALL(__float128);
+        case 4: CALL(float); return 0;
+        case 8: CALL(double); return 0;
+        case 10: CALL(long double); return 0;
+        case 16: CALL(__float128); return 0;
         }
         break;
     case CAF_BT_COMPLEX:
         switch (t.kind) {
-        case 4: CALL(float _Complex);
-        case 8: CALL(double _Complex);
-        case 10: CALL(long double _Complex);
-        case 16: CALL(complex128_t);
+        case 4: CALL(float _Complex); return 0;
+        case 8: CALL(double _Complex); return 0;
+        case 10: CALL(long double _Complex); return 0;
+        case 16: CALL(complex128_t); return 0;
         }
         break;
     case CAF_BT_DERIVED:
@@ -245,7 +244,7 @@ static int combine(const reduction_t *r, char *acc, const char *in, size_t n, ch
         }
         return 0;
     }
-    combine_fn fn = numeric_combiner(r->elem);
+    combine_fn_t fn = numeric_combiner(r->elem);
     if (NULL == fn) {
         return -1;
     }
@@ -296,7 +295,7 @@ static char *pack(caf_desc_t *a, caf_elem_t t, size_t *count)
     caf_view_t view, flat;
     caf_view_desc(&view, a, a->base_addr, NULL);
     char *buf = malloc(*count ? *count * t.size : 1);
-    if (buf) {
+    if (NULL != buf) {
         caf_view_flat(&flat, buf, *count, t.size);
         caf_copy(&flat, t, &view, t, false);
     }
@@ -318,14 +317,14 @@ static void unpack(caf_desc_t *a, caf_elem_t t, char *buf, size_t count, bool wr
     free(buf);
 }
 
-static char *gather_area(const caf_team_rt *team, unsigned parity)
+static char *gather_area(const caf_team_rt_t *team, unsigned parity)
 {
     return team->gather + (size_t)parity * (CAF_GATHER_BYTES + CAF_RESULT_BYTES);
 }
 
 typedef struct small_job {
     const reduction_t *r;
-    const caf_team_rt *team;
+    const caf_team_rt_t *team;
     char *gather;
     size_t count, bytes;
 } small_job_t;
@@ -342,7 +341,7 @@ static void combine_gathered(void *arg)
     }
 }
 
-static bool small_reduction(const reduction_t *r, const caf_team_rt *team, size_t count)
+static bool small_reduction(const reduction_t *r, const caf_team_rt_t *team, size_t count)
 {
     size_t bytes = count * r->elem.size;
     return OP_USER != r->op && bytes <= CAF_RESULT_BYTES &&
@@ -362,7 +361,7 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
                    char *errmsg, size_t errmsg_len)
 {
     caf_ok(stat);
-    caf_team_rt *team = caf.team;
+    caf_team_rt_t *team = caf.team;
     if (result_image < 0 || result_image > team->size) {
         caf_error(stat, errmsg, errmsg_len, 1, "%s: result image %d is out of range", what,
                   result_image);
@@ -412,7 +411,7 @@ static void reduce(const char *what, reduction_t *r, caf_desc_t *a, int result_i
     if (!wanted && buf == a->base_addr) {
         buf = NULL;
     }
-    if (buf) {
+    if (NULL != buf) {
         unpack(a, r->elem, buf, count, wanted && !bad);
     }
     if (scratch != small) {
@@ -507,7 +506,7 @@ typedef struct bcast_head {
  * source's announcement. Returns 0, a stopped or failed status, or -1 when
  * this image's argument does not match the source's (then its data is left
  * alone). */
-static int bcast_rounds(caf_team_rt *team, int source, char *buf, size_t bytes,
+static int bcast_rounds(caf_team_rt_t *team, int source, char *buf, size_t bytes,
                         bcast_head_t *head)
 {
     bool sending = team->index == source;
@@ -551,7 +550,7 @@ CAF_EXPORT void _gfortran_caf_co_broadcast(caf_desc_t *a, int source_image, int 
                                            char *errmsg, size_t errmsg_len)
 {
     caf_ok(stat);
-    caf_team_rt *team = caf.team;
+    caf_team_rt_t *team = caf.team;
     if (source_image < 1 || source_image > team->size) {
         caf_error(stat, errmsg, errmsg_len, 1, "CO_BROADCAST: source image %d is out of range",
                   source_image);

@@ -134,7 +134,7 @@ void *caf_heap_alloc_zeroed(caf_heap_t *heap, size_t size)
 {
     size_t written = heap->fresh;
     char *mem = caf_heap_alloc(heap, size);
-    if (mem) {
+    if (NULL != mem) {
         /* Beyond the high-water mark the pages were never written: they are
          * still the zeros the kernel gave them, and may not be written now,
          * since other images may already use them. */

@@ -38,7 +38,7 @@ CAF_EXPORT void _gfortran_caf_init(int *argc, char ***argv)
         exit(1);
     }
     caf.sync_done = calloc((size_t)caf.n, sizeof(uint32_t));
-    caf.initial = (caf_team_rt){
+    caf.initial = (caf_team_rt_t){
         .number = -1,
         .size = caf.n,
         .index = caf.me + 1,

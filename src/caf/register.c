@@ -99,7 +99,7 @@ CAF_EXPORT void _gfortran_caf_register(size_t size, int kind, caf_token_t *token
         tok->mem = mem;
         tok->size = bytes;
         tok->desc = desc;
-        if (desc) {
+        if (NULL != desc) {
             desc->base_addr = mem;
         }
     }

@@ -202,7 +202,7 @@ static pmix_value_t *get_peer(int rank, const char *key, pmix_data_type_t type)
 
 static void release(pmix_value_t *val)
 {
-    if (val) {
+    if (NULL != val) {
         PMIx_Value_destruct(val);
         free(val);
     }
@@ -418,7 +418,7 @@ void caf_segment_teardown(void)
 {
     caf_heap_fini(&caf.sym);
     caf_heap_fini(&caf.local);
-    if (reserved) {
+    if (0 != reserved) {
         munmap(caf.base, reserved);
         reserved = 0;
     }

@@ -24,7 +24,7 @@ void caf_mark_inactive(uint32_t status)
             caf_ring(r);
         }
     }
-    for (caf_team_rt *team = caf.team; team; team = team->parent) {
+    for (caf_team_rt_t *team = caf.team; team; team = team->parent) {
         caf_barrier_poke(team);
     }
 }
@@ -103,7 +103,7 @@ static void images_with(caf_desc_t *array, int *kind, uint32_t status, const cha
     if (1 != k && 2 != k && 4 != k && 8 != k) {
         caf_fatal("%s: unsupported integer kind %d", what, k);
     }
-    caf_team_rt *team = caf.team;
+    caf_team_rt_t *team = caf.team;
     char *mem = malloc((size_t)(team->size ? team->size : 1) * (size_t)k);
     if (NULL == mem) {
         caf_fatal("%s: out of memory", what);

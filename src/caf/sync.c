@@ -84,7 +84,7 @@ static int repeated(int count, const int images[], int *scratch)
 static int image_set(int count, const int images[], int *ranks, int *stat, char *errmsg,
                      size_t errmsg_len)
 {
-    caf_team_rt *team = caf.team;
+    caf_team_rt_t *team = caf.team;
     int n = 0;
     if (count < 0) {
         for (int i = 0; i < team->size; i++) {

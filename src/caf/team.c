@@ -27,12 +27,12 @@ typedef struct formed {
 
 CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int new_index)
 {
-    caf_team_rt *parent = caf.team;
+    caf_team_rt_t *parent = caf.team;
     int n = parent->size;
     formed_t mine = {team_number, new_index};
     formed_t *all = malloc((size_t)n * sizeof(*all));
     void **barriers = malloc((size_t)n * sizeof(*barriers));
-    caf_team_rt *t = calloc(1, sizeof(*t));
+    caf_team_rt_t *t = calloc(1, sizeof(*t));
     int *members = malloc((size_t)n * sizeof(int));
     if (NULL == all || NULL == barriers || NULL == t || NULL == members) {
         caf_fatal("FORM TEAM: out of memory");
@@ -83,7 +83,7 @@ CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int n
             barrier = barriers[i];
         }
     }
-    *t = (caf_team_rt){
+    *t = (caf_team_rt_t){
         .parent = parent,
         .number = team_number,
         .size = size,
@@ -99,7 +99,7 @@ CAF_EXPORT void _gfortran_caf_form_team(int team_number, caf_team_t *team, int n
 
 CAF_EXPORT void _gfortran_caf_change_team(caf_team_t *team, int flags)
 {
-    caf_team_rt *t = *team;
+    caf_team_rt_t *t = *team;
     if (NULL == t || t->parent != caf.team) {
         caf_fatal("CHANGE TEAM: the team was not formed by the current team");
     }
@@ -109,7 +109,7 @@ CAF_EXPORT void _gfortran_caf_change_team(caf_team_t *team, int flags)
 
 CAF_EXPORT void _gfortran_caf_end_team(caf_team_t *team)
 {
-    caf_team_rt *t = caf.team;
+    caf_team_rt_t *t = caf.team;
     if (NULL == t->parent) {
         caf_fatal("END TEAM outside a CHANGE TEAM construct");
     }
@@ -119,7 +119,7 @@ CAF_EXPORT void _gfortran_caf_end_team(caf_team_t *team)
 
 CAF_EXPORT void _gfortran_caf_sync_team(caf_team_t *team, int flags)
 {
-    caf_team_rt *t = team ? *team : caf.team;
+    caf_team_rt_t *t = team ? *team : caf.team;
     if (NULL == t) {
         caf_fatal("SYNC TEAM on a team that was never formed");
     }
@@ -129,6 +129,6 @@ CAF_EXPORT void _gfortran_caf_sync_team(caf_team_t *team, int flags)
 /* Unlike the other team calls, gfortran passes the team by value here. */
 CAF_EXPORT int _gfortran_caf_team_number(caf_team_t team)
 {
-    caf_team_rt *t = team ? team : caf.team;
+    caf_team_rt_t *t = team ? team : caf.team;
     return t ? t->number : -1;
 }

@@ -127,7 +127,7 @@ void caf_wait_until(bool (*ready)(void *arg), void *arg)
     }
 }
 
-int caf_team_inactive(const caf_team_rt *team)
+int caf_team_inactive(const caf_team_rt_t *team)
 {
     if (0 == atomic_load(&caf_ctl(0)->inactive)) {
         return 0;
@@ -150,7 +150,7 @@ static _Atomic uint32_t *generation_word(caf_barrier_t *barrier)
  * arrived, only the last to arrive (`last`) completes, running complete()
  * first: so it runs exactly once, before anyone leaves the barrier. When
  * members have stopped or failed, whoever sees it completes, without it. */
-static bool try_complete(caf_team_rt *team, uint32_t gen, bool last, void (*complete)(void *),
+static bool try_complete(caf_team_rt_t *team, uint32_t gen, bool last, void (*complete)(void *),
                          void *arg)
 {
     caf_barrier_t *barrier = team->barrier;
@@ -181,7 +181,7 @@ static bool try_complete(caf_team_rt *team, uint32_t gen, bool last, void (*comp
     }
 }
 
-static int team_condition(const caf_team_rt *team)
+static int team_condition(const caf_team_rt_t *team)
 {
     if (0 == atomic_load(&caf_ctl(0)->inactive)) {
         return 0;
@@ -199,12 +199,12 @@ static int team_condition(const caf_team_rt *team)
     return code;
 }
 
-int caf_barrier(caf_team_rt *team)
+int caf_barrier(caf_team_rt_t *team)
 {
     return caf_barrier_with(team, NULL, NULL);
 }
 
-int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg)
+int caf_barrier_with(caf_team_rt_t *team, void (*complete)(void *arg), void *arg)
 {
     caf_barrier_t *barrier = team->barrier;
     _Atomic uint32_t *genword = generation_word(barrier);
@@ -223,7 +223,7 @@ int caf_barrier_with(caf_team_rt *team, void (*complete)(void *arg), void *arg)
     return atomic_load(genword) & 1 ? team_condition(team) : 0;
 }
 
-void caf_barrier_poke(caf_team_rt *team)
+void caf_barrier_poke(caf_team_rt_t *team)
 {
     uint64_t word = atomic_load(&team->barrier->word);
     try_complete(team, (uint32_t)(word >> 32), false, NULL, NULL);

@@ -1,10 +1,12 @@
 /*
  * client.h - what the files of the client library share. Private.
  *
- * A client process talks to one server over one Unix socket. The caller's
- * threads send requests themselves; a progress thread (conn.c) reads
- * replies and events and runs callbacks, as PMIx requires of
- * non-blocking calls. Data a PMIx_Get can answer locally is kept in a
+ * A client process talks to one server over a Unix socket, and a second,
+ * direct one for blocking calls (conn.c). The caller's threads send
+ * requests themselves; a progress thread (conn.c) reads the first socket's
+ * replies and events and runs callbacks, as PMIx requires of non-blocking
+ * calls, while a blocking call reads its reply on the direct socket
+ * itself. Data a PMIx_Get can answer locally is kept in a
  * store guarded by client.lock, so such a Get never leaves the caller's
  * thread.
  *
@@ -24,7 +26,11 @@
  *
  * Every _nb call keeps one contract: PMIX_SUCCESS means its callback runs
  * exactly once, later, in the progress thread; any other return (PMIX_
- * OPERATION_SUCCEEDED included) means it never runs. An outcome found
+ * OPERATION_SUCCEEDED included) means it never runs. The one exception is
+ * not the caller's to see: a blocking call whose request went over the
+ * direct channel (client_wait_t below) reads that reply in its own thread,
+ * so the library's callback completing it runs there, not in the progress
+ * thread. An outcome found
  * while working (an unknown handler reference, say) goes to the callback,
  * as OpenPMIx does, so programs that wait for it are released. A NULL
  * callback is, as in OpenPMIx, a request nobody waits for, everywhere but
@@ -41,6 +47,7 @@
 #include "pmix_common.h"
 #include "protocol.h"
 #include "role.h"
+#include "server_entry.h"
 #include "store.h"
 
 typedef struct client_state {
@@ -69,10 +76,6 @@ bool client_initialized(void);
  * keep data of their own with PMIx_Store_internal and read it back with
  * PMIx_Get. */
 bool client_local_ready(void);
-
-/* Forget what a server's host left in the store and its event handlers
- * (PMIx_server_finalize). */
-void client_forget_host(void);
 
 /* Run fn(arg) where callbacks run: the client's progress thread or, in a
  * server's host, the server's. */
@@ -185,7 +188,8 @@ pmix_status_t client_wait_started(client_wait_t *w, pmix_status_t started);
 /* ---- results.c: requests answered by a status or an info array ---------- */
 
 /* Send a request whose reply is a status only; cbfunc runs in the progress
- * thread unless an error is returned. With a NULL cbfunc nobody waits. */
+ * thread (the calling thread for a blocking call's direct-channel request)
+ * unless an error is returned. With a NULL cbfunc nobody waits. */
 pmix_status_t client_request_op(uint16_t command, const pmix_data_buffer_t *msg, int timeout,
                                 pmix_op_cbfunc_t cbfunc, void *cbdata);
 
@@ -227,7 +231,8 @@ pmix_status_t client_can_ask(void);
 
 /* PMIX_TIMEOUT is read by directive_timeout (directive.h). */
 
-/* Whether the boolean attribute key is set true among info. */
+/* Whether the boolean attribute key is set true among info: directive_flag
+ * (directive.h), by the name the client files call it. */
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
 /* ---- event.c ---------------------------------------------------------- */
@@ -237,10 +242,6 @@ void event_received(pmix_data_buffer_t *payload);
 
 /* The server is gone: fail over to PMIX_ERR_LOST_CONNECTION handlers. */
 void event_lost_connection(void);
-
-/* Run this process's handlers for an event (progress thread). */
-void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
-                     size_t ninfo);
 
 /* Forget every handler (finalize). */
 void event_clear_all(void);

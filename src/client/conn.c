@@ -34,7 +34,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -42,6 +41,7 @@
 
 #include "client.h"
 #include "errno_status.h"
+#include "eventq.h"
 #include "pmix.h"
 #include "spin.h"
 
@@ -57,12 +57,6 @@ typedef struct pending {
     struct pending *next;
 } pending_t;
 
-typedef struct posted {
-    void (*fn)(void *arg);
-    void *arg;
-    struct posted *next;
-} posted_t;
-
 /* One socket to the server, with its unparsed input and its requests. */
 typedef struct channel {
     int fd;                       /* -1: closed */
@@ -71,14 +65,13 @@ typedef struct channel {
 } channel_t;
 
 static struct {
-    pthread_mutex_t lock;         /* main: fd, pending; posts; stop; tags */
+    pthread_mutex_t lock;         /* main: fd, pending; stop; tags */
     pthread_mutex_t send_lock;    /* whole frames go out one at a time */
     channel_t main;
-    int wake_fd;
+    eventq_t posts;               /* work for the progress thread */
     bool running;
     bool stop;
     pthread_t thread;
-    posted_t *posts, *posts_tail;
     uint32_t next_tag;
     pthread_mutex_t sync_lock;    /* owns the direct channel */
     channel_t direct;             /* touched only by the owner */
@@ -87,7 +80,7 @@ static struct {
     pmix_proc_t me;
 } conn = {.lock = PTHREAD_MUTEX_INITIALIZER, .send_lock = PTHREAD_MUTEX_INITIALIZER,
           .sync_lock = PTHREAD_MUTEX_INITIALIZER, .main = {.fd = -1}, .direct = {.fd = -1},
-          .wake_fd = -1};
+          .posts = EVENTQ_INITIALIZER};
 
 /* The blocking call this thread is making, between client_wait_init and
  * its first request (or client_wait). */
@@ -106,35 +99,9 @@ bool conn_connected(void)
     return up;
 }
 
-static void wake(void)
-{
-    uint64_t one = 1;
-    while (write(conn.wake_fd, &one, sizeof(one)) < 0 && EINTR == errno) {
-    }
-}
-
 pmix_status_t conn_post(void (*fn)(void *arg), void *arg)
 {
-    posted_t *p = malloc(sizeof(*p));
-    if (NULL == p) {
-        return PMIX_ERR_NOMEM;
-    }
-    *p = (posted_t){.fn = fn, .arg = arg};
-    pthread_mutex_lock(&conn.lock);
-    if (!conn.running) {
-        pthread_mutex_unlock(&conn.lock);
-        free(p);
-        return PMIX_ERR_INIT;
-    }
-    if (NULL == conn.posts_tail) {
-        conn.posts = p;
-    } else {
-        conn.posts_tail->next = p;
-    }
-    conn.posts_tail = p;
-    pthread_mutex_unlock(&conn.lock);
-    wake();
-    return PMIX_SUCCESS;
+    return eventq_post(&conn.posts, fn, arg);
 }
 
 /* ---- Channels --------------------------------------------------------- */
@@ -286,20 +253,6 @@ static int expire(channel_t *c)
 
 /* ---- The progress thread ---------------------------------------------- */
 
-static void run_posts(void)
-{
-    pthread_mutex_lock(&conn.lock);
-    posted_t *list = conn.posts;
-    conn.posts = conn.posts_tail = NULL;
-    pthread_mutex_unlock(&conn.lock);
-    while (NULL != list) {
-        posted_t *p = list;
-        list = p->next;
-        p->fn(p->arg);
-        free(p);
-    }
-}
-
 static void *progress(void *arg)
 {
     for (;;) {
@@ -311,36 +264,33 @@ static void *progress(void *arg)
         if (stop) {
             break;
         }
-        struct pollfd fds[2] = {{.fd = conn.wake_fd, .events = POLLIN},
+        struct pollfd fds[2] = {{.fd = conn.posts.fd, .events = POLLIN},
                                 {.fd = fd, .events = POLLIN}};
         if (poll(fds, fd >= 0 ? 2 : 1, timeout) < 0) {
             continue;
         }
         if (fds[0].revents & POLLIN) {
-            uint64_t count;
-            while (read(conn.wake_fd, &count, sizeof(count)) < 0 && EINTR == errno) {
-            }
+            eventq_run(&conn.posts);
         }
-        run_posts();
         if (fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
             channel_read(&conn.main);
         }
     }
-    run_posts();
+    eventq_run(&conn.posts);
     return NULL;
 }
 
 static pmix_status_t start_thread(void)
 {
     conn.stop = false;
-    if ((conn.wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
-        return errno_status(errno);
+    pmix_status_t rc = eventq_open(&conn.posts);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
     }
     conn.running = true;
     if (0 != pthread_create(&conn.thread, NULL, progress, NULL)) {
         conn.running = false;
-        close(conn.wake_fd);
-        conn.wake_fd = -1;
+        eventq_close(&conn.posts);
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     return PMIX_SUCCESS;
@@ -498,8 +448,9 @@ void conn_close(void)
     pthread_mutex_lock(&conn.lock);
     conn.stop = true;
     pthread_mutex_unlock(&conn.lock);
-    wake();
+    eventq_wake(&conn.posts);
     pthread_join(conn.thread, NULL);
+    eventq_stop(&conn.posts);
     pthread_mutex_lock(&conn.lock);
     conn.running = false;
     pending_t *list = conn.main.pending;
@@ -511,8 +462,7 @@ void conn_close(void)
     pthread_mutex_lock(&conn.sync_lock);
     free_channel(&conn.direct);
     pthread_mutex_unlock(&conn.sync_lock);
-    close(conn.wake_fd);
-    conn.wake_fd = -1;
+    eventq_close(&conn.posts);
     free(conn.uri);
     conn.uri = NULL;
 }
@@ -619,7 +569,7 @@ pmix_status_t conn_request(uint16_t command, const pmix_data_buffer_t *payload, 
     conn.main.pending = p;
     pthread_mutex_unlock(&conn.lock);
     if (timeout > 0) {
-        wake(); /* the thread must see the new deadline */
+        eventq_wake(&conn.posts); /* the thread must see the new deadline */
     }
     pthread_mutex_lock(&conn.send_lock);
     pmix_status_t rc = protocol_send(fd, command, tag, payload);

@@ -351,10 +351,5 @@ PMIX_EXPORT void PMIx_Progress(void)
 
 bool client_flag(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return PMIX_INFO_TRUE(&info[i]);
-        }
-    }
-    return false;
+    return directive_flag(info, ninfo, key);
 }

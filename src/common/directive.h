@@ -5,6 +5,7 @@
 #ifndef DROVER_DIRECTIVE_H
 #define DROVER_DIRECTIVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,5 +20,9 @@ pmix_status_t directive_integer(const pmix_value_t *v, int64_t *out);
 /* The PMIX_TIMEOUT among info, in seconds (at most INT32_MAX); 0, meaning
  * none, when it is absent, not an integer or not positive. */
 int directive_timeout(const pmix_info_t *info, size_t ninfo);
+
+/* Whether the boolean attribute key is set true among info (its first
+ * occurrence decides; absent is false). */
+bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
 #endif /* DROVER_DIRECTIVE_H */

@@ -29,6 +29,12 @@
  * Threads: everything runs in the main thread except the module functions
  * of host.c, which the server library calls from its progress thread; they
  * copy their arguments into a request and queue it for the main thread.
+ *
+ * Errors (docs/style.md): a function returns what its caller acts on, and
+ * its comment says which. A step of the command returns an exit status (0
+ * or LAUNCHER_EXIT_*) after printing the one line naming the problem; work
+ * for the server library or a job returns a pmix_status_t; a wrapper of a
+ * single system call returns an errno.
  */
 #ifndef DROVER_LAUNCHER_H
 #define DROVER_LAUNCHER_H

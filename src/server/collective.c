@@ -1,6 +1,8 @@
 /*
  * collective.c - gathering the local participants of a collective (fence,
- * connect, disconnect) before the host runs it across nodes.
+ * connect, disconnect, group construct and destruct) before the host runs
+ * it across nodes. The requests themselves are in fence.c, connect.c and
+ * group.c.
  *
  * Design notes:
  *  - A collective is identified by its kind and its sorted participant
@@ -388,93 +390,4 @@ void collective_clear_all(void)
         }
         free_collective(c);
     }
-}
-
-/* ---- PMIx_Connect and PMIx_Disconnect ---------------------------------- */
-
-typedef struct connect_op {
-    collective_t *c;
-    pmix_status_t status;
-} connect_op_t;
-
-static void connect_answered_in_thread(void *arg)
-{
-    connect_op_t *op = arg;
-    if (collective_host_answered(op->c)) {
-        collective_finish(op->c, command_of(op->c->kind), op->status, NULL);
-    }
-    free(op);
-}
-
-static void connect_answered(pmix_status_t status, void *cbdata)
-{
-    connect_op_t *op = cbdata;
-    op->status = status;
-    if (PMIX_SUCCESS != server_post(connect_answered_in_thread, op)) {
-        free(op);
-    }
-}
-
-static void connect_start(collective_t *c)
-{
-    pmix_server_connect_fn_t fn = COLLECTIVE_CONNECT == c->kind ? server.host.connect
-                                                                : server.host.disconnect;
-    connect_op_t *op;
-    pmix_status_t rc = PMIX_SUCCESS;
-
-    if (NULL != fn) {
-        if (NULL == (op = calloc(1, sizeof(*op)))) {
-            rc = PMIX_ERR_NOMEM;
-        } else {
-            op->c = c;
-            c->at_host = true;
-            rc = fn(c->procs, c->nprocs, c->info, c->ninfo, connect_answered, op);
-            if (PMIX_SUCCESS == rc) {
-                return;
-            }
-            c->at_host = false;
-            free(op);
-        }
-    }
-    collective_finish(c, command_of(c->kind), PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc,
-                      NULL);
-}
-
-/* Payload of CONNECT and DISCONNECT: PMIX_PROC[] procs, PMIX_INFO[]. */
-static void connect_like(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
-                         pmix_data_buffer_t *payload)
-{
-    pmix_proc_t *procs = NULL;
-    pmix_info_t *info = NULL;
-    size_t nprocs = 0, ninfo = 0;
-    collective_t *c = NULL;
-    bool complete = false;
-    pmix_status_t rc;
-
-    rc = protocol_unpack_array(payload, PMIX_PROC, (void **)&procs, &nprocs);
-    if (PMIX_SUCCESS == rc) {
-        rc = protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo);
-    }
-    if (PMIX_SUCCESS != rc || 0 == nprocs) {
-        free(procs);
-        peer_reply(peer, command_of(kind), tag, PMIX_SUCCESS != rc ? rc : PMIX_ERR_BAD_PARAM, NULL);
-        protocol_free_array(info, ninfo, PMIX_INFO);
-        return;
-    }
-    rc = collective_join(kind, peer, tag, procs, nprocs, info, ninfo, &c, &complete);
-    if (PMIX_SUCCESS != rc) {
-        peer_reply(peer, command_of(kind), tag, rc, NULL);
-    } else if (NULL != c && complete) {
-        connect_start(c);
-    }
-}
-
-void connect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
-{
-    connect_like(COLLECTIVE_CONNECT, peer, tag, payload);
-}
-
-void disconnect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
-{
-    connect_like(COLLECTIVE_DISCONNECT, peer, tag, payload);
 }

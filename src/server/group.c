@@ -81,16 +81,6 @@ static void drop(group_t **where)
     free_group(g);
 }
 
-static bool flag(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return PMIX_INFO_TRUE(&info[i]);
-        }
-    }
-    return false;
-}
-
 /* The size of a job registered here, 0 when unknown. */
 static uint32_t job_size(const char *nspace)
 {
@@ -305,7 +295,7 @@ static void construct_done(collective_t *c, pmix_status_t status, const pmix_inf
         status = final_members(c, host, nhost, &members, &nmembers);
     }
     if (PMIX_SUCCESS == status && !host_size(host, nhost, PMIX_GROUP_CONTEXT_ID, &context_id) &&
-        flag(c->info, c->ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+        directive_flag(c->info, c->ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
         context_id = group_new_context_id();
     }
     if (PMIX_SUCCESS == status) {
@@ -315,8 +305,8 @@ static void construct_done(collective_t *c, pmix_status_t status, const pmix_inf
         status = PMIx_Data_copy_payload(&body, &c->blob);
     }
     if (PMIX_SUCCESS == status) {
-        status = group_record(c->name, members, nmembers, context_id,
-                              flag(c->info, c->ninfo, PMIX_GROUP_NOTIFY_TERMINATION), local);
+        bool notify = directive_flag(c->info, c->ninfo, PMIX_GROUP_NOTIFY_TERMINATION);
+        status = group_record(c->name, members, nmembers, context_id, notify, local);
         members = NULL;
     }
     free(members);
@@ -389,15 +379,15 @@ static void start(collective_t *c)
         construct ? construct_done : destruct_done;
     const group_t *g = construct ? NULL : *find(c->name);
     bool here = all_local(c->procs, c->nprocs);
-    bool local = construct ? flag(c->info, c->ninfo, PMIX_GROUP_LOCAL_ONLY) || here
+    bool local = construct ? directive_flag(c->info, c->ninfo, PMIX_GROUP_LOCAL_ONLY) || here
                            : NULL == g || g->local;
     group_op_t *op;
     pmix_status_t rc;
 
     c->ready = NULL;
     if (construct && NULL != server.host.group && here &&
-        flag(c->info, c->ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID) &&
-        !flag(c->info, c->ninfo, PMIX_GROUP_LOCAL_ONLY)) {
+        directive_flag(c->info, c->ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID) &&
+        !directive_flag(c->info, c->ninfo, PMIX_GROUP_LOCAL_ONLY)) {
         /* Only the host can make the id unique beyond this node. */
         local = false;
     }

@@ -13,8 +13,8 @@
  */
 #include <stdlib.h>
 
-#include "client.h"
 #include "server.h"
+#include "server_entry.h"
 
 static void run_lost_handlers(void *arg)
 {

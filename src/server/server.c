@@ -15,17 +15,14 @@
  *    blocking call made in the progress thread (server_run_sync) runs at
  *    once: waiting for the loop there would deadlock.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
-#include "client.h"
 #include "drover.h"
-#include "errno_status.h"
+#include "eventq.h"
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
@@ -35,50 +32,20 @@
 
 server_state_t server;
 
-typedef struct post {
-    void (*fn)(void *arg);
-    void *arg;
-    struct post *next;
-} post_t;
-
-static pthread_mutex_t post_lock = PTHREAD_MUTEX_INITIALIZER;
-static post_t *post_head, *post_tail;
-static int wake_fd = -1;
+/* Stopped when finalize has started: later posts are refused rather than
+ * left to wait for a loop that is going away. */
+static eventq_t posts = EVENTQ_INITIALIZER;
 static struct event *wake_event;
 static bool stopping;
-/* Cleared (under post_lock) when finalize has started: later posts are
- * refused rather than left to wait for a loop that is going away. */
-static bool accepting;
 
 bool server_in_thread(void)
 {
     return server.initialized && pthread_equal(pthread_self(), server.thread);
 }
 
-static void wake(void)
-{
-    uint64_t one = 1;
-    while (write(wake_fd, &one, sizeof(one)) < 0 && EINTR == errno) {
-    }
-}
-
 static void run_posted(evutil_socket_t fd, short what, void *arg)
 {
-    uint64_t count;
-    post_t *list;
-
-    while (read(fd, &count, sizeof(count)) < 0 && EINTR == errno) {
-    }
-    pthread_mutex_lock(&post_lock);
-    list = post_head;
-    post_head = post_tail = NULL;
-    pthread_mutex_unlock(&post_lock);
-    while (NULL != list) {
-        post_t *p = list;
-        list = p->next;
-        p->fn(p->arg);
-        free(p);
-    }
+    eventq_run(&posts);
 }
 
 pmix_status_t server_post(void (*fn)(void *arg), void *arg)
@@ -86,26 +53,7 @@ pmix_status_t server_post(void (*fn)(void *arg), void *arg)
     if (!server.initialized) {
         return PMIX_ERR_INIT;
     }
-    post_t *p = malloc(sizeof(*p));
-    if (NULL == p) {
-        return PMIX_ERR_NOMEM;
-    }
-    *p = (post_t){.fn = fn, .arg = arg};
-    pthread_mutex_lock(&post_lock);
-    if (!accepting) {
-        pthread_mutex_unlock(&post_lock);
-        free(p);
-        return PMIX_ERR_INIT;
-    }
-    if (NULL == post_tail) {
-        post_head = p;
-    } else {
-        post_tail->next = p;
-    }
-    post_tail = p;
-    pthread_mutex_unlock(&post_lock);
-    wake();
-    return PMIX_SUCCESS;
+    return eventq_post(&posts, fn, arg);
 }
 
 pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg)
@@ -213,10 +161,7 @@ static void release_state(void)
         event_free(wake_event);
         wake_event = NULL;
     }
-    if (wake_fd >= 0) {
-        close(wake_fd);
-        wake_fd = -1;
-    }
+    eventq_close(&posts);
     if (NULL != server.base) {
         event_base_free(server.base);
     }
@@ -247,11 +192,11 @@ PMIX_EXPORT pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_in
     if (NULL == (server.base = event_base_new())) {
         goto fail;
     }
-    if ((wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
-        rc = errno_status(errno);
+    if (PMIX_SUCCESS != (rc = eventq_open(&posts))) {
         goto fail;
     }
-    wake_event = event_new(server.base, wake_fd, EV_READ | EV_PERSIST, run_posted, NULL);
+    rc = PMIX_ERR_NOMEM;
+    wake_event = event_new(server.base, posts.fd, EV_READ | EV_PERSIST, run_posted, NULL);
     if (NULL == wake_event || 0 != event_add(wake_event, NULL)) {
         goto fail;
     }
@@ -259,7 +204,6 @@ PMIX_EXPORT pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_in
         goto fail;
     }
     server.initialized = true;
-    accepting = true;
     if (0 != pthread_create(&server.thread, NULL, progress_thread, NULL)) {
         server.initialized = false;
         listener_stop();
@@ -276,9 +220,7 @@ fail:
 
 static pmix_status_t shut_down(void *arg)
 {
-    pthread_mutex_lock(&post_lock);
-    accepting = false;
-    pthread_mutex_unlock(&post_lock);
+    eventq_stop(&posts);
     peer_close_all();
     collective_clear_all();
     data_clear_all();
@@ -306,17 +248,10 @@ PMIX_EXPORT pmix_status_t PMIx_server_finalize(void)
     server_run_sync(shut_down, NULL);
     /* The loop may be idle in EVLOOP_ONCE: one more wake-up lets it see
      * the flag. */
-    wake();
+    eventq_wake(&posts);
     pthread_join(server.thread, NULL);
-    /* Work posted while the shutdown was queued is dropped. */
-    pthread_mutex_lock(&post_lock);
-    while (NULL != post_head) {
-        post_t *p = post_head;
-        post_head = p->next;
-        free(p);
-    }
-    post_tail = NULL;
-    pthread_mutex_unlock(&post_lock);
+    /* Work posted while the shutdown was queued is dropped (by
+     * release_state's eventq_close). */
     release_state();
     client_forget_host();
     role_release(ROLE_SERVER);

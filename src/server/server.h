@@ -9,22 +9,34 @@
  * progress thread; the host's callbacks may come from any thread and are
  * posted back.
  *
- * Files, one job each:
+ * Files, one job each. A request's handler is named after its file
+ * (abort_request in abort.c, publish_lookup_request in publish.c): peer.c's
+ * dispatch table leads to it in one step.
  *   server.c      PMIx_server_init/finalize, the thread, posting
+ *   entry/server_entry.h  the one header the client library sees: what
+ *                 the API code shared by both roles calls in a server
+ *   setup.c       PMIx_server_setup_application, _setup_local_support,
+ *                 inventory and resources: what a node prepares for a job
  *   listener.c    the rendezvous socket: accept, peer credentials
  *   peer.c        a client connection: frames in, dispatch, frames out
  *   nspace.c      registered jobs and clients, setup_fork, cleanup
  *   hello.c       HELLO and FINALIZE: a client's arrival and departure
  *   host_events.c events raised to the host's own handlers
  *   jobmaps.c     what a registration's node and rank maps imply
+ *   locality.c    PMIx_server_generate_locality_string/_cpuset_string
  *   host_get.c    PMIx_Get made by the host, of what the library holds
- *   collective.c  gathering the local participants of fence/connect
- *   fence.c       PMIx_Fence: the collective and its data
+ *   collective.c  gathering the local participants of a collective
+ *   fence.c       FENCE: the collective and its data
+ *   connect.c     CONNECT and DISCONNECT
  *   data.c        COMMIT and GET: committed data, direct modex
  *   notify.c      events to and from clients and the host
- *   requests.c    the requests relayed to a host module function (abort,
- *                 query, log, job control, publish, spawn, allocate,
- *                 monitor, fabric...)
+ *   relay.c       the skeleton of a request relayed to a host module
+ *                 function: unpack, call, reply when it answers
+ *   abort.c       ABORT                 query.c       QUERY
+ *   job_control.c JOB_CONTROL           log.c         LOG
+ *   publish.c     PUBLISH, LOOKUP, UNPUBLISH
+ *   spawn.c       SPAWN                 allocation.c  ALLOCATE
+ *   monitor.c     MONITOR               fabric.c      FABRIC
  *   group.c       groups: construct, destruct, leave, queries about them
  *   invite.c      groups by invitation: INVITE and JOIN
  *   iof.c         I/O forwarding: pulls, PMIx_server_IOF_deliver, pushes
@@ -32,11 +44,11 @@
  *   credential.c  credentials: the host's, or the library's native ones
  *   pset.c        process sets: define, delete, queries about them
  *   attrs.c       PMIx_Register_attributes and attribute-support queries
- *   maps.c        PMIx_generate_regex/ppn, locality and cpuset strings
  *   pmi.c         PMI-1 and PMI-2 wire connections, as requests of the above
  *   pmi1.c        the PMI-1 commands; pmi2.c the PMI-2 ones
  *   pmi_parse.c   their wire formats; pmi_spawn.c their spawns;
  *   pmi_port.c    PMI_PORT, for PMI clients that connect by address
+ * (PMIx_generate_regex/ppn are common/maps.c's: the client has them too.)
  */
 #ifndef DROVER_SERVER_H
 #define DROVER_SERVER_H
@@ -369,8 +381,10 @@ bool collective_host_answered(collective_t *c);
 void collective_client_gone(server_client_t *client);
 void collective_clear_all(void);
 
+/* ---- connect.c -------------------------------------------------------- */
+
 void connect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
-void disconnect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void connect_disconnect_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 
 /* ---- fence.c / data.c ------------------------------------------------- */
 
@@ -400,7 +414,7 @@ void notify_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *paylo
 void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_range_t range,
                     const pmix_info_t *info, size_t ninfo, const server_peer_t *skip);
 
-/* ---- requests.c ------------------------------------------------------- */
+/* ---- relay.c ---------------------------------------------------------- */
 
 /* A request relayed to a host module function. Everything unpacked from
  * it is "held" by the relay, since the host borrows it until it calls
@@ -437,9 +451,22 @@ void relay_answered(relay_t *r, pmix_status_t status);
  * PMIX_SUCCESS (it will not call back) finishes r at once. */
 void relay_called(relay_t *r, pmix_status_t rc);
 
+/* Keep array (of n elements of type) alive until r is freed. */
+void relay_hold(relay_t *r, void *array, size_t n, pmix_data_type_t type);
+
 /* Unpack one array group and hold it; false (r finished) on error. */
 bool relay_unpack(relay_t *r, pmix_data_buffer_t *payload, pmix_data_type_t type, void **array,
                   size_t *n);
+
+/* Unpack a PMIX_STRING[] group as r->keys, NULL-terminated; false (r
+ * finished) on error. */
+bool relay_unpack_keys(relay_t *r, pmix_data_buffer_t *payload);
+
+/* The host answered with n elements of type at data (packed at once, only
+ * when status is PMIX_SUCCESS or PMIX_ERR_PARTIAL_SUCCESS): reply from the
+ * progress thread. */
+void relay_answered_with(relay_t *r, pmix_status_t status, void *data, size_t n,
+                         pmix_data_type_t type);
 
 /* Module callbacks answering a relay (cbdata): a status alone, or a status
  * and infos packed as PMIX_INFO[]. */
@@ -447,16 +474,17 @@ void relay_op_answered(pmix_status_t status, void *cbdata);
 void relay_info_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo, void *cbdata,
                          pmix_release_cbfunc_t release_fn, void *release_cbdata);
 
+/* ---- The relayed requests, one file per API family -------------------- */
 
 void abort_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void query_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void job_control_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void log_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void publish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
-void lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
-void unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void publish_lookup_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void publish_unpublish_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void spawn_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
-void allocate_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+void allocation_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void monitor_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void fabric_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 

@@ -39,12 +39,7 @@ static unsigned next_tool = 1;
 
 bool tool_requested(const pmix_info_t *info, size_t ninfo)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_REQUESTOR_IS_TOOL)) {
-            return PMIX_INFO_TRUE(&info[i]);
-        }
-    }
-    return false;
+    return directive_flag(info, ninfo, PMIX_REQUESTOR_IS_TOOL);
 }
 
 static void welcome(tool_op_t *op)

@@ -1,6 +1,9 @@
 /*
- * server_entry.h - what the PMIx API functions shared by every role call
- * when the process is a server (role.h). Private to the library.
+ * server_entry.h - the one meeting point of the client and the server
+ * libraries: what the PMIx API functions shared by every role call when
+ * the process is a server (role.h), and the two things the server needs
+ * of that API code. Private to the library; neither side includes the
+ * other's own header.
  *
  * PMIx_Notify_event, for instance, is one exported function: in a client
  * it sends the event to its server, in a server it delivers the event to
@@ -47,5 +50,15 @@ pmix_status_t server_entry_get(const pmix_proc_t *proc, const char *key,
 /* Run fn(arg) in the server's progress thread (callbacks of the host's
  * own non-blocking calls). PMIX_ERR_INIT when no server runs. */
 pmix_status_t server_entry_post(void (*fn)(void *arg), void *arg);
+
+/* ---- Defined by the API code (src/client/), called by the server ------- */
+
+/* Run this process's handlers for an event (progress thread). */
+void event_run_local(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                     size_t ninfo);
+
+/* Forget what a server's host left in the store and its event handlers
+ * (PMIx_server_finalize). */
+void client_forget_host(void);
 
 #endif /* DROVER_SERVER_ENTRY_H */
