@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "client.h"
+#include "directive.h"
 #include "pmix.h"
 #include "pmix_tool.h"
 
@@ -49,24 +50,15 @@ static known_server_t *servers;
 static size_t nservers;
 static size_t primary = SIZE_MAX;  /* index into servers; SIZE_MAX: none */
 
-static const pmix_value_t *find_value(const pmix_info_t *info, size_t ninfo, const char *key)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return &info[i].value;
-        }
-    }
-    return NULL;
-}
-
+/* A count the tool gave (retries, a delay), 0 when absent or not one. */
 static uint32_t find_uint32(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    const pmix_value_t *v = find_value(info, ninfo, key);
-    return NULL == v                      ? 0
-           : PMIX_UINT32 == v->type       ? v->data.uint32
-           : PMIX_PROC_RANK == v->type    ? v->data.rank
-           : PMIX_INT == v->type && 0 < v->data.integer ? (uint32_t)v->data.integer
-                                                        : 0;
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    int64_t n;
+
+    return NULL != v && PMIX_SUCCESS == directive_integer(v, &n) && n > 0 && n <= UINT32_MAX
+               ? (uint32_t)n
+               : 0;
 }
 
 /* The first line of path, as a URI. */
@@ -153,25 +145,25 @@ static pmix_status_t designated(const pmix_info_t *info, size_t ninfo, bool use_
     const pmix_value_t *v;
 
     *uri = NULL;
-    if (NULL != (v = find_value(info, ninfo, PMIX_SERVER_URI))) {
+    if (NULL != (v = directive_find(info, ninfo, PMIX_SERVER_URI))) {
         if (PMIX_STRING != v->type || NULL == v->data.string) {
             return PMIX_ERR_BAD_PARAM;
         }
         *uri = strdup(v->data.string);
         return NULL == *uri ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
     }
-    if (NULL != (v = find_value(info, ninfo, PMIX_TOOL_ATTACHMENT_FILE))) {
+    if (NULL != (v = directive_find(info, ninfo, PMIX_TOOL_ATTACHMENT_FILE))) {
         return PMIX_STRING == v->type && NULL != v->data.string
                    ? read_attachment(v->data.string, uri)
                    : PMIX_ERR_BAD_PARAM;
     }
-    if (NULL != (v = find_value(info, ninfo, PMIX_SERVER_PIDINFO))) {
+    if (NULL != (v = directive_find(info, ninfo, PMIX_SERVER_PIDINFO))) {
         return PMIX_PID == v->type ? find_by_pid(v->data.pid, uri) : PMIX_ERR_BAD_PARAM;
     }
     if (client_flag(info, ninfo, PMIX_CONNECT_TO_SYSTEM)) {
         return PMIX_ERR_UNREACH;
     }
-    if (NULL != find_value(info, ninfo, PMIX_SERVER_NSPACE)) {
+    if (NULL != directive_find(info, ninfo, PMIX_SERVER_NSPACE)) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
     const char *env = use_env ? client_uri_from_env() : NULL;
@@ -288,7 +280,7 @@ static pmix_status_t switch_to(char *uri, const pmix_info_t *info, size_t ninfo,
 /* The identity info asks for, or an empty one. */
 static void asked_identity(const pmix_info_t *info, size_t ninfo, pmix_proc_t *asked)
 {
-    const pmix_value_t *v = find_value(info, ninfo, PMIX_TOOL_NSPACE);
+    const pmix_value_t *v = directive_find(info, ninfo, PMIX_TOOL_NSPACE);
     PMIX_LOAD_PROCID(asked, NULL, 0);
     if (NULL != v && PMIX_STRING == v->type && NULL != v->data.string) {
         PMIX_LOAD_NSPACE(asked->nspace, v->data.string);

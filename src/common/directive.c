@@ -75,12 +75,18 @@ int directive_timeout(const pmix_info_t *info, size_t ninfo)
     return 0;
 }
 
-bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key)
+const pmix_value_t *directive_find(const pmix_info_t *info, size_t ninfo, const char *key)
 {
     for (size_t i = 0; i < ninfo; i++) {
         if (PMIX_CHECK_KEY(&info[i], key)) {
-            return PMIX_INFO_TRUE(&info[i]);
+            return &info[i].value;
         }
     }
-    return false;
+    return NULL;
+}
+
+bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key)
+{
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    return NULL != v && PMIX_CHECK_TRUE(v);
 }

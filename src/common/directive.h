@@ -21,6 +21,9 @@ pmix_status_t directive_integer(const pmix_value_t *v, int64_t *out);
  * none, when it is absent, not an integer or not positive. */
 int directive_timeout(const pmix_info_t *info, size_t ninfo);
 
+/* The value of the first info named key, or NULL. Borrowed from info. */
+const pmix_value_t *directive_find(const pmix_info_t *info, size_t ninfo, const char *key);
+
 /* Whether the boolean attribute key is set true among info (its first
  * occurrence decides; absent is false). */
 bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key);

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "directive.h"
 #include "pmix.h"
 #include "store.h"
 
@@ -160,37 +161,16 @@ static const pmix_info_t *info_array(const pmix_value_t *v, size_t *n)
     return v->data.darray->array;
 }
 
+/* A number that fits 32 bits, in whichever integer type it came. */
 static bool value_u32(const pmix_value_t *v, uint32_t *out)
 {
-    if (NULL == v) {
-        return false;
-    }
-    switch (v->type) {
-    case PMIX_UINT32:
-        *out = v->data.uint32;
-        return true;
-    case PMIX_PROC_RANK:
-        *out = v->data.rank;
-        return true;
-    case PMIX_UINT16:
-        *out = v->data.uint16;
-        return true;
-    case PMIX_INT:
-        *out = (uint32_t)v->data.integer;
-        return v->data.integer >= 0;
-    default:
-        return false;
-    }
-}
+    int64_t n;
 
-static const pmix_value_t *find_in(const pmix_info_t *info, size_t n, const char *key)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return &info[i].value;
-        }
+    if (NULL == v || PMIX_SUCCESS != directive_integer(v, &n) || n < 0 || n > UINT32_MAX) {
+        return false;
     }
-    return NULL;
+    *out = (uint32_t)n;
+    return true;
 }
 
 /* Copy every entry of info except the one named skip into keys. */
@@ -235,22 +215,22 @@ static pmix_status_t ingest_array(store_ns_t *ns, const pmix_info_t *item)
         return PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_CHECK_KEY(item, PMIX_PROC_DATA)) {
-        if (!value_u32(find_in(inner, n, PMIX_RANK), &id)) {
+        if (!value_u32(directive_find(inner, n, PMIX_RANK), &id)) {
             return PMIX_ERR_BAD_PARAM;
         }
         hashmap_t *keys = store_keys(ns, STORE_PROC, id, true);
         return NULL == keys ? PMIX_ERR_NOMEM : add_all(keys, inner, n, PMIX_RANK);
     }
     if (PMIX_CHECK_KEY(item, PMIX_APP_INFO_ARRAY)) {
-        if (!value_u32(find_in(inner, n, PMIX_APPNUM), &id)) {
+        if (!value_u32(directive_find(inner, n, PMIX_APPNUM), &id)) {
             return PMIX_ERR_BAD_PARAM;
         }
         hashmap_t *keys = store_keys(ns, STORE_APP, id, true);
         return NULL == keys ? PMIX_ERR_NOMEM : add_all(keys, inner, n, NULL);
     }
     if (PMIX_CHECK_KEY(item, PMIX_NODE_INFO_ARRAY)) {
-        if (!value_u32(find_in(inner, n, PMIX_NODEID), &id)) {
-            const pmix_value_t *h = find_in(inner, n, PMIX_HOSTNAME);
+        if (!value_u32(directive_find(inner, n, PMIX_NODEID), &id)) {
+            const pmix_value_t *h = directive_find(inner, n, PMIX_HOSTNAME);
             if (NULL == h || PMIX_STRING != h->type || NULL == h->data.string) {
                 return PMIX_ERR_BAD_PARAM;
             }

@@ -39,6 +39,7 @@
 
 #include <event2/event.h>
 
+#include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -78,23 +79,13 @@ static void checkpoint_signal(launcher_t *run, launcher_proc_t *p, int sig)
 
 /* ---- Job control ---------------------------------------------------------- */
 
-static const pmix_info_t *find(const pmix_info_t *info, size_t ninfo, const char *key)
+/* The signal a value names, 0 when none (or not an int), -1 when invalid. */
+static int signal_of(const pmix_value_t *v)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key)) {
-            return &info[i];
-        }
-    }
-    return NULL;
-}
-
-/* The signal an info names, 0 when none (or not an int), -1 when invalid. */
-static int signal_of(const pmix_info_t *d)
-{
-    if (NULL == d || PMIX_INT != d->value.type) {
+    if (NULL == v || PMIX_INT != v->type) {
         return 0;
     }
-    int sig = d->value.data.integer;
+    int sig = v->data.integer;
     return sig > 0 && sig < NSIG ? sig : -1;
 }
 
@@ -113,7 +104,7 @@ static pmix_status_t declare_methods(launcher_t *run, const pmix_proc_t *targets
     for (size_t i = 0; i < a->size; i++) {
         const pmix_info_t *m = &((const pmix_info_t *)a->array)[i];
         if (PMIX_CHECK_KEY(m, PMIX_JOB_CTRL_CHECKPOINT_SIGNAL)) {
-            if ((sig = signal_of(m)) <= 0) {
+            if ((sig = signal_of(&m->value)) <= 0) {
                 return PMIX_ERR_BAD_PARAM;
             }
             by_event = false;
@@ -156,8 +147,8 @@ static pmix_status_t checkpoint(launcher_t *run, const pmix_proc_t *requestor,
                                 const pmix_info_t *dirs, size_t ndirs)
 {
     const char *id = PMIX_STRING == d->value.type ? d->value.data.string : NULL;
-    const pmix_info_t *ev = find(dirs, ndirs, PMIX_JOB_CTRL_CHECKPOINT_EVENT);
-    int sig = signal_of(find(dirs, ndirs, PMIX_JOB_CTRL_CHECKPOINT_SIGNAL));
+    const pmix_value_t *ev = directive_find(dirs, ndirs, PMIX_JOB_CTRL_CHECKPOINT_EVENT);
+    int sig = signal_of(directive_find(dirs, ndirs, PMIX_JOB_CTRL_CHECKPOINT_SIGNAL));
 
     if (PMIX_BOOL == d->value.type && !PMIX_INFO_TRUE(d)) {
         return PMIX_SUCCESS; /* asked not to */
@@ -165,7 +156,7 @@ static pmix_status_t checkpoint(launcher_t *run, const pmix_proc_t *requestor,
     if (sig < 0 || (PMIX_STRING != d->value.type && PMIX_BOOL != d->value.type)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (0 == sig && (NULL == ev || !PMIX_INFO_TRUE(ev))) {
+    if (0 == sig && (NULL == ev || !PMIX_CHECK_TRUE(ev))) {
         /* The method the targets' application declared, if one job. */
         const launcher_job_t *job = 1 == n ? job_find(run, targets[0].nspace) : NULL;
         sig = NULL != job ? job->checkpoint_signal : 0;
@@ -207,7 +198,7 @@ pmix_status_t control_job(launcher_t *run, const pmix_proc_t *requestor,
         } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_TERMINATE) && PMIX_INFO_TRUE(d)) {
             control_for_each(run, targets, ntargets, terminate_target, 0);
         } else if (PMIX_CHECK_KEY(d, PMIX_JOB_CTRL_SIGNAL) && PMIX_INT == d->value.type) {
-            int sig = signal_of(d);
+            int sig = signal_of(&d->value);
             if (sig <= 0) {
                 return PMIX_ERR_BAD_PARAM;
             }
@@ -327,32 +318,29 @@ static void check_beat(evutil_socket_t fd, short what, void *arg)
     }
 }
 
-static uint32_t u32_of(const pmix_info_t *d, bool *ok)
+/* A 32-bit count in whichever integer type it came; *ok says whether it
+ * was one. */
+static uint32_t u32_of(const pmix_value_t *v, bool *ok)
 {
-    *ok = NULL != d && (PMIX_UINT32 == d->value.type || PMIX_INT == d->value.type);
-    if (!*ok) {
-        return 0;
-    }
-    if (PMIX_INT == d->value.type) {
-        *ok = d->value.data.integer >= 0;
-        return (uint32_t)d->value.data.integer;
-    }
-    return d->value.data.uint32;
+    int64_t n;
+
+    *ok = NULL != v && PMIX_SUCCESS == directive_integer(v, &n) && n >= 0 && n <= UINT32_MAX;
+    return *ok ? (uint32_t)n : 0;
 }
 
 static pmix_status_t watch_heartbeats(launcher_t *run, const pmix_proc_t *proc,
                                       pmix_status_t error, const pmix_info_t *dirs, size_t ndirs)
 {
-    const pmix_info_t *time = find(dirs, ndirs, PMIX_MONITOR_HEARTBEAT_TIME);
-    const pmix_info_t *drops = find(dirs, ndirs, PMIX_MONITOR_HEARTBEAT_DROPS);
-    const pmix_info_t *id = find(dirs, ndirs, PMIX_MONITOR_ID);
-    const pmix_info_t *app = find(dirs, ndirs, PMIX_MONITOR_APP_CONTROL);
+    const pmix_value_t *time = directive_find(dirs, ndirs, PMIX_MONITOR_HEARTBEAT_TIME);
+    const pmix_value_t *drops = directive_find(dirs, ndirs, PMIX_MONITOR_HEARTBEAT_DROPS);
+    const pmix_value_t *id = directive_find(dirs, ndirs, PMIX_MONITOR_ID);
+    const pmix_value_t *app = directive_find(dirs, ndirs, PMIX_MONITOR_APP_CONTROL);
     bool ok_time, ok_drops = true;
     uint32_t period = u32_of(time, &ok_time), ndrops = NULL == drops ? 0 : u32_of(drops, &ok_drops);
     watch_t *w;
 
     if (!ok_time || 0 == period || !ok_drops ||
-        (NULL != id && (PMIX_STRING != id->value.type || NULL == id->value.data.string))) {
+        (NULL != id && (PMIX_STRING != id->type || NULL == id->data.string))) {
         return PMIX_ERR_BAD_PARAM;
     }
     size_t mine = 0;
@@ -370,9 +358,9 @@ static pmix_status_t watch_heartbeats(launcher_t *run, const pmix_proc_t *proc,
     }
     *w = (watch_t){.run = run, .proc = *proc, .period = period, .drops = ndrops,
                    .error = PMIX_SUCCESS == error ? PMIX_MONITOR_HEARTBEAT_ALERT : error,
-                   .app_control = NULL != app && PMIX_INFO_TRUE(app)};
+                   .app_control = NULL != app && PMIX_CHECK_TRUE(app)};
     struct timeval tv = {.tv_sec = period};
-    if ((NULL != id && NULL == (w->id = strdup(id->value.data.string))) ||
+    if ((NULL != id && NULL == (w->id = strdup(id->data.string))) ||
         NULL == (w->timer = event_new(run->base, -1, EV_PERSIST, check_beat, w)) ||
         0 != event_add(w->timer, &tv)) {
         unlink_watch(w);

@@ -25,17 +25,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
 
 static const char *string_info(const pmix_info_t *info, size_t ninfo, const char *key)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], key) && PMIX_STRING == info[i].value.type) {
-            return info[i].value.data.string;
-        }
-    }
-    return NULL;
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    return NULL != v && PMIX_STRING == v->type ? v->data.string : NULL;
 }
 
 /* Whether every name of a PMIX_HOST list (comma-separated) is this node:

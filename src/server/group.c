@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "directive.h"
 #include "pmix.h"
 #include "server.h"
 
@@ -230,26 +231,14 @@ size_t group_new_context_id(void)
 /* The value of a size-like result the host returned, if any. */
 static bool host_size(const pmix_info_t *info, size_t ninfo, const char *key, size_t *out)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (!PMIX_CHECK_KEY(&info[i], key)) {
-            continue;
-        }
-        const pmix_value_t *v = &info[i].value;
-        switch (v->type) {
-        case PMIX_SIZE:
-            *out = v->data.size;
-            return true;
-        case PMIX_UINT64:
-            *out = (size_t)v->data.uint64;
-            return true;
-        case PMIX_UINT32:
-            *out = v->data.uint32;
-            return true;
-        default:
-            return false;
-        }
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    int64_t n;
+
+    if (NULL == v || PMIX_SUCCESS != directive_integer(v, &n) || n < 0) {
+        return false;
     }
-    return false;
+    *out = (size_t)n;
+    return true;
 }
 
 /* The members of a completed construct: as the host says, or the

@@ -101,6 +101,27 @@ START_TEST(timeouts_are_whole_positive_seconds)
 }
 END_TEST
 
+START_TEST(the_first_of_a_key_is_found_and_flags_read_as_pmix_does)
+{
+    pmix_info_t info[3];
+    bool no = false;
+    int one = 1;
+
+    PMIx_Info_load(&info[0], PMIX_IMMEDIATE, NULL, PMIX_BOOL); /* a bare flag is true */
+    PMIx_Info_load(&info[1], PMIX_COLLECT_DATA, &no, PMIX_BOOL);
+    PMIx_Info_load(&info[2], PMIX_COLLECT_DATA, &one, PMIX_INT);
+    ck_assert_ptr_eq(directive_find(info, 3, PMIX_COLLECT_DATA), &info[1].value);
+    ck_assert_ptr_null(directive_find(info, 3, PMIX_TIMEOUT));
+    ck_assert_ptr_null(directive_find(NULL, 0, PMIX_TIMEOUT));
+    ck_assert(directive_flag(info, 3, PMIX_IMMEDIATE));
+    ck_assert(!directive_flag(info, 3, PMIX_COLLECT_DATA));
+    ck_assert(!directive_flag(info, 3, PMIX_TIMEOUT));
+    for (int i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("directive");
@@ -111,6 +132,7 @@ int main(void)
     tcase_add_test(tc, every_integer_type_is_a_number);
     tcase_add_test(tc, other_values_are_not_numbers);
     tcase_add_test(tc, timeouts_are_whole_positive_seconds);
+    tcase_add_test(tc, the_first_of_a_key_is_found_and_flags_read_as_pmix_does);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
