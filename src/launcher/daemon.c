@@ -37,6 +37,7 @@
 #include "command.h"
 #include "daemon.h"
 #include "launcher.h"
+#include "rmtree.h"
 
 #define DEFAULT_GRACE 10.0
 #define REQUEST_TIMEOUT_SECONDS 5
@@ -169,7 +170,7 @@ static void finish(daemon_t *d)
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
-    daemon_dir_remove(d->dirfd, DAEMON_JOBS);
+    rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
     /* Still holding the lock: a new daemon checks it locked the file that
      * is in place. */
     unlinkat(d->dirfd, DAEMON_LOCKFILE, 0);
@@ -534,7 +535,7 @@ static int set_up(daemon_t *d)
     }
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
-    daemon_dir_remove(d->dirfd, DAEMON_JOBS);
+    rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
     if (0 != mkdirat(d->dirfd, DAEMON_JOBS, 0700)) {
         fprintf(stderr, DAEMON_NAME ": cannot create %s/" DAEMON_JOBS ": %s\n", d->dir,
                 strerror(errno));

@@ -51,10 +51,6 @@ int daemon_dir_open(char *path, bool create, const char *who);
 /* dir/name into buf (size bytes). -1 if it does not fit. */
 int daemon_dir_join(char *buf, size_t size, const char *dir, const char *name);
 
-/* Remove dirfd's entry name and, if it is a directory, what is in it (two
- * levels: the jobs tree), never following symbolic links. */
-void daemon_dir_remove(int dirfd, const char *name);
-
 /* ---- daemon_wire.c ---------------------------------------------------- */
 
 /* A message is a list of strings (and up to 3 fds, with requests that

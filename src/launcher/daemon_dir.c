@@ -13,7 +13,6 @@
  *    socket planted by someone else would otherwise receive the user's
  *    jobs and environment.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -78,42 +77,4 @@ int daemon_dir_open(char *path, bool create, const char *who)
         return -1;
     }
     return fd;
-}
-
-void daemon_dir_remove(int parent, const char *name)
-{
-    int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) {
-        unlinkat(parent, name, 0);
-        return;
-    }
-    DIR *d = fdopendir(fd);
-    if (NULL == d) {
-        close(fd);
-        return;
-    }
-    struct dirent *e;
-    while (NULL != (e = readdir(d))) {
-        if (0 != strcmp(e->d_name, ".") && 0 != strcmp(e->d_name, "..")) {
-            /* A job's directory holds files only. */
-            int sub = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub >= 0) {
-                DIR *s = fdopendir(sub);
-                struct dirent *f;
-                while (NULL != s && NULL != (f = readdir(s))) {
-                    unlinkat(sub, f->d_name, 0);
-                }
-                if (NULL != s) {
-                    closedir(s);
-                } else {
-                    close(sub);
-                }
-                unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
-            } else {
-                unlinkat(dirfd(d), e->d_name, 0);
-            }
-        }
-    }
-    closedir(d);
-    unlinkat(parent, name, AT_REMOVEDIR);
 }
