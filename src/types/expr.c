@@ -229,8 +229,11 @@ static expr_t *parse_term(parser_t *p)
         }
         p->pos++;
         expr_t *e = parse_operation(p);
+        if (NULL == e) {
+            return NULL; /* failed inside: the text may end right here */
+        }
         skip_blanks(p);
-        if (NULL != e && ')' != p->s[p->pos]) {
+        if (')' != p->s[p->pos]) {
             fail(p, "expected ')' at column %zu", p->pos + 1);
             expr_free(e);
             return NULL;

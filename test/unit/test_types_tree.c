@@ -262,6 +262,17 @@ START_TEST(bad_expressions_are_refused_with_their_column)
     parse_fails("99999999999999999999", "integer at column 1 does not fit in 64 bits");
     parse_fails("((((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))))",
                 "expression nested deeper than 32");
+    /* Refused deep inside, wherever the text ends (a fuzzer's find: each
+     * unwinding '(' stepped one further, past the end). */
+    char open[41] = "";
+    for (size_t n = 1; n < sizeof(open); n++) {
+        open[n - 1] = '(';
+        char *err = NULL, *text = strdup(open); /* no byte beyond its end */
+        ck_assert_ptr_null(expr_parse(text, &err));
+        ck_assert_ptr_nonnull(err);
+        free(err);
+        free(text);
+    }
     eval_fails("1 / 0", "division by zero");
     eval_fails("9223372036854775807 + 1", "9223372036854775807 + 1 overflows 64 bits");
 }
