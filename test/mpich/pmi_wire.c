@@ -93,6 +93,9 @@ static char *ask(const char *fmt, ...)
 
 static void expect(const char *got, const char *want)
 {
+    if (NULL == got) {
+        die("the connection closed, expected '%s'", want);
+    }
     if (0 != strcmp(got, want)) {
         die("got '%s', expected '%s'", got, want);
     }

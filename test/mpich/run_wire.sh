@@ -24,6 +24,16 @@ check "PMI_PORT and PMI_ID: three ranks connect by address, identify, exchange (
   test "$rc" -eq 0 -a "$(grep -c '^PASS port' <<<"$out")" -eq 3
 report
 
+# PMI_PORT serves a connection only from a process of the job's user, even
+# one that knows a PMI_ID: the rank runs as another user and is hung up on.
+if [ "$(id -u)" -eq 0 ]; then
+  make_user || { echo "not ok - cannot add a second user"; exit 1; }
+  run -n 1 "${as_other[@]}" "$CLIENT" port
+  check "PMI_PORT refuses a process of another user that says a right PMI_ID ($rc)" \
+    test "$rc" -ne 0 -a -n "$(grep 'the connection closed, expected .cmd=initack.' <<<"$err")"
+  report
+fi
+
 dir=$(dirname "$CLIENT")
 run -n 2 --oversubscribe "$CLIENT" spawn1 "$dir"
 check "PMI-1 spawn of two apps: children in their wdir, found through path, with the preput key ($rc)" \
