@@ -30,7 +30,7 @@ if [ "$(id -u)" -eq 0 ]; then
   make_user || { echo "not ok - cannot add a second user"; exit 1; }
   run -n 1 "${as_other[@]}" "$CLIENT" port
   check "PMI_PORT refuses a process of another user that says a right PMI_ID ($rc)" \
-    test "$rc" -ne 0 -a -n "$(grep 'the connection closed, expected .cmd=initack.' <<<"$err")"
+    test "$rc" -ne 0 -a -n "$(grep -E '^FAIL rank 0: (write: |the connection closed, expected .cmd=initack.)' <<<"$err")"
   report
 fi
 
