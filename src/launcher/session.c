@@ -52,6 +52,7 @@
 #include <unistd.h>
 
 #include "launcher.h"
+#include "procstat.h"
 #include "rmtree.h"
 
 #define SHM_DIR "/dev/shm"
@@ -191,25 +192,9 @@ static unsigned signal_members(const sweep_t *w, int sig)
         if ('\0' != *end || pid <= 0 || pid == w->spared) {
             continue;
         }
-        char path[64], stat[512];
-        snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            continue;
-        }
-        ssize_t n = read(fd, stat, sizeof(stat) - 1);
-        close(fd);
-        if (n <= 0) {
-            continue;
-        }
-        stat[n] = '\0';
-        /* pid (comm) state ppid pgrp ...; comm may hold anything but ')'
-         * ends it for good at the last one. */
-        char *rest = strrchr(stat, ')');
         char state;
         long ppid, pgrp;
-        if (NULL == rest || 3 != sscanf(rest + 1, " %c %ld %ld", &state, &ppid, &pgrp) ||
-            'Z' == state) {
+        if (!procstat_read(pid, &state, &ppid, &pgrp) || 'Z' == state) {
             continue;
         }
         if (swept(w, pid, ppid, pgrp)) {

@@ -24,13 +24,11 @@
  *    the host's event handlers see PMIX_ERR_LOST_CONNECTION with the
  *    process as source (Slurm ends the step on it).
  */
-#include <fcntl.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pmix.h"
+#include "procstat.h"
 #include "server.h"
 
 /* A FINALIZE the host is holding. */
@@ -101,21 +99,9 @@ static bool descends(pid_t pid, pid_t ancestor)
         if (pid == ancestor) {
             return true;
         }
-        char path[64], stat[512];
-        snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
-        if (fd >= 0) {
-            close(fd);
-        }
-        if (n <= 0) {
-            return false;
-        }
-        stat[n] = '\0';
-        /* pid (comm) state ppid ...: comm ends at the last ')'. */
-        const char *rest = strrchr(stat, ')');
-        int ppid;
-        if (NULL == rest || 1 != sscanf(rest + 1, " %*c %d", &ppid)) {
+        char state;
+        long ppid, pgrp;
+        if (!procstat_read(pid, &state, &ppid, &pgrp)) {
             return false;
         }
         pid = (pid_t)ppid;
