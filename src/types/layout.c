@@ -11,11 +11,13 @@
  *    rounded up to each member's alignment, size to the largest), takes
  *    record and tuple displacements as given (unaligned is allowed, as in
  *    PDI) but refuses members outside buffersize or overlapping, and
- *    checks start + subsize <= size for every dimension. Sizes are
+ *    checks start + subsize <= size for every dimension. +lb and +order
+ *    are checked here as they change bounds and decoding (extent.c). Sizes are
  *    computed with overflow checks and capped at TYPES_MAX_SIZE.
  *  - Paths in messages follow the YAML keys ("types.grid.members[2].b"),
  *    rebuilt from the tree so trees made through the C API get them too.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -256,6 +258,26 @@ static pmix_status_t eval_count(lay_ctx_t *c, const tnode_t *e, const char *what
     return rc;
 }
 
+/* The attributes that change bounds or decoding must be well-formed: a
+ * struct's +lb an integer (its MPI lower bound), an array's +order c or
+ * fortran (which order its subarray call named). */
+static pmix_status_t check_attrs(lay_ctx_t *c, const tnode_t *n)
+{
+    const char *lb = tnode_attr(n, "lb"), *order = tnode_attr(n, "order");
+    if (NULL != lb) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(lb, &end, 10);
+        if (end == lb || '\0' != *end || 0 != errno || v < -(1ll << 62) || v > (1ll << 62)) {
+            return lay_error(c, n, "+lb '%s' is not an integer of at most 62 bits", lb);
+        }
+    }
+    if (NULL != order && 0 != strcmp(order, "c") && 0 != strcmp(order, "fortran")) {
+        return lay_error(c, n, "+order '%s' is neither 'c' nor 'fortran'", order);
+    }
+    return PMIX_SUCCESS;
+}
+
 static size_t round_up(size_t v, size_t align)
 {
     return (v + align - 1) / align * align;
@@ -431,6 +453,9 @@ static pmix_status_t lay_node(lay_ctx_t *c, tnode_t *n)
         rc = lay_members(c, n);
         break;
     }
+    if (PMIX_SUCCESS == rc) {
+        rc = check_attrs(c, n);
+    }
     if (PMIX_SUCCESS == rc && n->height > TYPES_MAX_DEPTH) {
         rc = lay_error(c, n, "the type nests deeper than %d levels", TYPES_MAX_DEPTH);
     }
@@ -462,7 +487,9 @@ pmix_status_t layout_commit(named_t *nt, diags_t *d)
     c->d = d;
     path_push(&c->path, "%s", nt->path);
     pmix_status_t rc = lay_node(c, nt->root);
-    if (PMIX_SUCCESS == rc && 0 == nt->root->size) {
+    /* Empty as MPI's count 0 when made so in C or said so (buffersize 0);
+     * an array of 0 elements in a file is more likely a mistake. */
+    if (PMIX_SUCCESS == rc && 0 == nt->root->size && !nt->built && 1 != members_from(nt->root)) {
         rc = lay_error(c, nt->root, "the type has size 0");
     }
     free(c);

@@ -2,10 +2,12 @@
  * decode_harness.c - see decode_harness.h.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode_harness.h"
 #include "drover.h"
+#include "types.h"
 
 decoded_t decode(pmix_data_type_t id)
 {
@@ -32,6 +34,48 @@ void same_call(const decoded_t *a, const decoded_t *b)
     ck_assert_int_eq(b->nd, a->nd);
     ck_assert(0 == memcmp(a->ints, b->ints, sizeof(int) * (size_t)a->ni));
     ck_assert(0 == memcmp(a->addrs, b->addrs, sizeof(intptr_t) * (size_t)a->na));
+}
+
+/* The bounds of a and b: MPI's get_extent or get_true_extent. */
+static void same_bounds(pmix_data_type_t a, pmix_data_type_t b,
+                        pmix_status_t (*get)(pmix_data_type_t, intptr_t *, intptr_t *))
+{
+    intptr_t lba, lbb, ea, eb;
+    ck_assert_int_eq(get(a, &lba, &ea), PMIX_SUCCESS);
+    ck_assert_int_eq(get(b, &lbb, &eb), PMIX_SUCCESS);
+    ck_assert_int_eq(lba, lbb);
+    ck_assert_int_eq(ea, eb);
+}
+
+void identical(pmix_data_type_t a, pmix_data_type_t b, bool fingerprints)
+{
+    const named_t *x = types_by_id(a), *y = types_by_id(b);
+    ck_assert(NULL != x && NULL != y);
+    if (fingerprints) {
+        ck_assert_msg(x->fingerprint == y->fingerprint, "%s: %s is not %s", x->name, x->signature,
+                      y->signature);
+        ck_assert_str_eq(x->signature, y->signature);
+    }
+    size_t sa, sb, na, nb;
+    ck_assert_int_eq(drover_type_size(a, &sa), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_size(b, &sb), PMIX_SUCCESS);
+    ck_assert_uint_eq(sa, sb);
+    same_bounds(a, b, drover_type_get_extent);
+    same_bounds(a, b, drover_type_get_true_extent);
+    ck_assert_int_eq(drover_type_get_typemap(a, 0, NULL, NULL, &na), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_typemap(b, 0, NULL, NULL, &nb), PMIX_SUCCESS);
+    ck_assert_uint_eq(na, nb);
+    pmix_data_type_t *ta = calloc(na + 1, sizeof(*ta)), *tb = calloc(na + 1, sizeof(*tb));
+    intptr_t *da = calloc(na + 1, sizeof(*da)), *db = calloc(na + 1, sizeof(*db));
+    ck_assert(NULL != ta && NULL != tb && NULL != da && NULL != db);
+    ck_assert_int_eq(drover_type_get_typemap(a, na, ta, da, &na), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_typemap(b, na, tb, db, &nb), PMIX_SUCCESS);
+    bool same = 0 == memcmp(ta, tb, na * sizeof(*ta)) && 0 == memcmp(da, db, na * sizeof(*da));
+    free(ta);
+    free(tb);
+    free(da);
+    free(db);
+    ck_assert_msg(same, "%s: the type maps differ", x->name);
 }
 
 /* The block constructors' calls. */

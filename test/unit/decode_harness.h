@@ -5,6 +5,7 @@
 #ifndef DROVER_TEST_DECODE_HARNESS_H
 #define DROVER_TEST_DECODE_HARNESS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "pmix_common.h"
@@ -26,6 +27,11 @@ void ints_are(const decoded_t *d, int n, const int *want);
 /* Fail unless a and b have the same combiner, counts, integers and
  * addresses (their datatypes are for the caller to compare). */
 void same_call(const decoded_t *a, const decoded_t *b);
+
+/* Fail unless a and b answer alike everything MPI can ask of a type: size,
+ * lb, extent, true lb and extent, type map; and, when fingerprints is
+ * true, are the same declared type (signature and fingerprint). */
+void identical(pmix_data_type_t a, pmix_data_type_t b, bool fingerprints);
 
 /* Call the constructor d's combiner names with d's contents (name NULL);
  * a refusal fails the calling Check test. */
