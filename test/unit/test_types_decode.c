@@ -128,10 +128,12 @@ static bool same_type(pmix_data_type_t a, pmix_data_type_t b)
 }
 
 /* decode -> recreate -> decode of original, and of the parts decoding
- * declared for it, down to depth levels. */
+ * declared for it, down to depth levels. The types of the tests named
+ * "dyn..." (and their parts, "dyn.../...") are $-sized. */
 static void rebuilds_identically(pmix_data_type_t original, int depth)
 {
     const named_t *nt = types_by_id(original);
+    bool sized = 0 == strncmp(nt->name, "dyn", 3);
     decoded_t d1 = decode(original);
     pmix_data_type_t again = recreate(&d1);
     decoded_t d2 = decode(again);
@@ -139,7 +141,7 @@ static void rebuilds_identically(pmix_data_type_t original, int depth)
     for (int k = 0; k < d1.nd; k++) {
         ck_assert_msg(same_type(d1.types[k], d2.types[k]), "%s: datatype %d differs", nt->name, k);
     }
-    identical(original, again, nt->fixed);
+    identical(original, again, !sized);
     identical(again, recreate(&d2), true);
     ck_assert_uint_eq(drover_datatype_lookup(again)->size, drover_datatype_lookup(original)->size);
     for (int k = 0; 0 < depth && k < d1.nd; k++) {
