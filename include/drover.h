@@ -290,9 +290,9 @@ PMIX_EXPORT pmix_status_t drover_type_signature(pmix_data_type_t type, char **si
  * fixed size). Bounds are MPI's (lb the lowest byte, negative allowed);
  * count 0 makes an empty type (size and extent 0). PMIX_ERR_BAD_PARAM for
  * bad counts or bounds, and for what a value in memory cannot hold: data
- * outside a resize's [lb, lb + extent), a subarray of a type whose lb is
- * not 0 (MPI's lb 0 would leave data outside the extent). The messages go
- * nowhere: check with drover types. */
+ * outside a resize's [lb, lb + extent), a subarray (a slice, several
+ * dimensions or Fortran order) of a type whose lb is not 0 (MPI gives a
+ * subarray lb 0). The messages go nowhere: check with drover types. */
 PMIX_EXPORT pmix_status_t drover_type_create_contiguous(const char *name, int count,
                                                         pmix_data_type_t old,
                                                         pmix_data_type_t *newtype);

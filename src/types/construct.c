@@ -188,17 +188,9 @@ PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndim
                                                       pmix_data_type_t *newtype)
 {
     int dims[3][32];
-    size_t ext, align;
-    int64_t lb;
     if (NULL == newtype || ndims < 1 || ndims > 32 || NULL == sizes || NULL == subsizes ||
         NULL == starts || (DROVER_ORDER_C != order && DROVER_ORDER_FORTRAN != order)) {
         return PMIX_ERR_BAD_PARAM;
-    }
-    if (!construct_old(old, &ext, &align, &lb)) {
-        return PMIX_ERR_NOT_SUPPORTED;
-    }
-    if (0 != lb) {
-        return PMIX_ERR_BAD_PARAM;   /* MPI's lb 0 would leave data outside the extent */
     }
     bool fortran = DROVER_ORDER_FORTRAN == order;
     for (int i = 0; i < ndims; i++) {

@@ -23,7 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "construct.h"
 #include "layout.h"
+#include "types.h"
 
 typedef struct check_ctx {
     layout_find_t find;
@@ -328,6 +330,12 @@ static pmix_status_t lay_array(lay_ctx_t *c, tnode_t *n)
     if (__builtin_mul_overflow(count, sub->size, &n->size) || n->size > TYPES_MAX_SIZE ||
         __builtin_mul_overflow(used, sub->min_wire, &n->min_wire)) {
         return lay_error(c, n, "the array is larger than %zu bytes", TYPES_MAX_SIZE);
+    }
+    if (0 != types_lb(sub) && DROVER_COMBINER_SUBARRAY == decode_combiner(n)) {
+        return lay_error(c, n, "a slice, several dimensions or Fortran order make a subarray, which "
+                               "MPI gives lb 0, but its element's lb is %" PRId64 ": make it an "
+                               "array of one dimension",
+                         types_lb(sub));
     }
     n->align = sub->align;
     n->dense = sub->dense && whole;
