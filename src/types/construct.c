@@ -329,7 +329,8 @@ PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data
     bool ok = construct_add(t, construct_value(extent)) && construct_lb(t, lb);
     for (size_t i = 0; ok && flat && i < r->nchild; i++) {
         const tnode_t *m = r->child[i];
-        ok = TK_MEMBER != m->kind || construct_element(t, tnode_dup(m->child[0]), (int64_t)m->off + shift);
+        ok = TK_MEMBER != m->kind ||
+             construct_element(t, tnode_dup(m->child[0]), (int64_t)m->off + shift);
     }
     if (ok && !flat) {
         ok = PMIX_SUCCESS == construct_leaf(old, &leaf) && construct_element(t, leaf, shift);

@@ -157,7 +157,8 @@ PMIX_EXPORT pmix_status_t drover_type_get_true_extent(pmix_data_type_t type, int
     pmix_status_t rc = lookup(type, &d, &ext);
     if (PMIX_SUCCESS == rc) {
         const named_t *nt = types_by_id(type);
-        *true_lb = d.lo < d.hi ? (intptr_t)d.lo + (NULL == nt ? 0 : (intptr_t)types_lb(nt->root)) : 0;
+        intptr_t lb = NULL == nt ? 0 : (intptr_t)types_lb(nt->root);
+        *true_lb = d.lo < d.hi ? (intptr_t)d.lo + lb : 0;
         *true_extent = d.lo < d.hi ? (intptr_t)(d.hi - d.lo) : 0;
     }
     return rc;

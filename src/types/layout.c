@@ -11,9 +11,10 @@
  *    rounded up to each member's alignment, size to the largest), takes
  *    record and tuple displacements as given (unaligned is allowed, as in
  *    PDI) but refuses members outside buffersize or overlapping, and
- *    checks start + subsize <= size for every dimension. +lb and +order
- *    are checked here as they change bounds and decoding (extent.c). Sizes are
- *    computed with overflow checks and capped at TYPES_MAX_SIZE.
+ *    checks start + subsize <= size for every dimension. Sizes are
+ *    computed with overflow checks and capped at TYPES_MAX_SIZE. +lb and
+ *    +order are checked too, as they change bounds and decoding (extent.c,
+ *    decode.c).
  *  - Paths in messages follow the YAML keys ("types.grid.members[2].b"),
  *    rebuilt from the tree so trees made through the C API get them too.
  */
@@ -332,9 +333,10 @@ static pmix_status_t lay_array(lay_ctx_t *c, tnode_t *n)
         return lay_error(c, n, "the array is larger than %zu bytes", TYPES_MAX_SIZE);
     }
     if (0 != types_lb(sub) && DROVER_COMBINER_SUBARRAY == decode_combiner(n)) {
-        return lay_error(c, n, "a slice, several dimensions or Fortran order make a subarray, which "
-                               "MPI gives lb 0, but its element's lb is %" PRId64 ": make it an "
-                               "array of one dimension",
+        return lay_error(c, n,
+                         "a slice, several dimensions or Fortran order make a subarray, "
+                         "which MPI gives lb 0, but its element's lb is %" PRId64
+                         ": make it an array of one dimension",
                          types_lb(sub));
     }
     n->align = sub->align;

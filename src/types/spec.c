@@ -267,7 +267,8 @@ static tnode_t *conv_array(spec_t *s, const ynode_t *y)
     bool fortran = NULL != yorder && YN_SCALAR == yorder->kind &&
                    (0 == strcmp(yorder->text, "Fortran") || 0 == strcmp(yorder->text, "fortran"));
     if (NULL != yorder && !fortran &&
-        (YN_SCALAR != yorder->kind || (0 != strcmp(yorder->text, "C") && 0 != strcmp(yorder->text, "c")))) {
+        (YN_SCALAR != yorder->kind ||
+         (0 != strcmp(yorder->text, "C") && 0 != strcmp(yorder->text, "c")))) {
         err(s, yorder, "`order' is C or Fortran");
     }
     tnode_t *sub = NULL;
