@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "canonical.h"
 #include "decode_harness.h"
 #include "drover.h"
 #include "type_harness.h"
@@ -278,6 +279,40 @@ START_TEST(fortran_order_is_the_reversed_c_order)
 }
 END_TEST
 
+/* The canonical YAML of constructed types loads to the same types: the
+ * load keeps each (a redeclaration with the same signature is harmless)
+ * and a different signature would be an error. */
+START_TEST(constructed_types_write_back_as_yaml)
+{
+    pmix_data_type_t id;
+    ck_assert_int_eq(drover_type_create_hvector("hv", 2, 1, -8, PMIX_INT32, &id), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_create_vector("none", 0, 1, 1, PMIX_DOUBLE, &id), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_create_struct("st10", 2, (int[]){3, 1}, (intptr_t[]){10, 20},
+                                               (pmix_data_type_t[]){PMIX_INT8, PMIX_FLOAT}, &id),
+                     PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_create_subarray("fsub", 2, (int[]){4, 8}, (int[]){2, 4},
+                                                 (int[]){1, 2}, DROVER_ORDER_FORTRAN, PMIX_INT32, &id),
+                     PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_create_resized("rsz", PMIX_INT16, -2, 8, &id), PMIX_SUCCESS);
+    size_t n = types_count();
+    const named_t *list[8];
+    ck_assert_uint_eq(n, 5);
+    for (size_t i = 0; i < n; i++) {
+        list[i] = types_at(i);
+    }
+    strbuf_t b = STRBUF_INIT;
+    canonical_yaml(&b, list, n);
+    char *yaml = strbuf_finish(&b), *errors = NULL;
+    ck_assert_ptr_nonnull(yaml);
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("w.yml", yaml, strlen(yaml), 0, &errors),
+                  "%s\n%s", yaml, errors);
+    ck_assert_uint_eq(types_count(), n);
+    ck_assert_ptr_nonnull(strstr(yaml, "order: Fortran"));
+    ck_assert_ptr_nonnull(strstr(yaml, "+lb: '-8'"));
+    free(yaml);
+}
+END_TEST
+
 START_TEST(constructors_refuse_what_a_value_cannot_hold)
 {
     load();
@@ -384,6 +419,7 @@ int main(void)
     tcase_add_test(tc, resizing_any_type_is_mpis);
     tcase_add_test(tc, fortran_order_is_the_reversed_c_order);
     tcase_add_test(tc, constructors_refuse_what_a_value_cannot_hold);
+    tcase_add_test(tc, constructed_types_write_back_as_yaml);
     tcase_add_test(tc, a_constructed_type_is_a_full_datatype);
     tcase_add_test(tc, size_extent_true_extent_and_signature_are_queryable);
     suite_add_tcase(s, tc);
