@@ -78,7 +78,8 @@ static bool resized(const tnode_t *n)
 
 static bool sliced(const tnode_t *n)
 {
-    if (NULL != tnode_attr(n, "order")) {
+    const char *order = tnode_attr(n, "order");
+    if (NULL != order && 0 == strcmp(order, "fortran")) {
         return true;
     }
     for (size_t i = 0; i + 1 < n->nchild; i++) {

@@ -31,7 +31,8 @@ int64_t types_lb(const tnode_t *n)
             break;
         }
     }
-    const char *v = tnode_attr(n, "lb");
+    bool bounded = TK_STRUCT == n->kind || TK_RECORD == n->kind || TK_TUPLE == n->kind;
+    const char *v = bounded ? tnode_attr(n, "lb") : NULL;
     return NULL == v ? 0 : strtoll(v, NULL, 10);
 }
 

@@ -266,7 +266,9 @@ static pmix_status_t eval_count(lay_ctx_t *c, const tnode_t *e, const char *what
  * fortran (which order its subarray call named). */
 static pmix_status_t check_attrs(lay_ctx_t *c, const tnode_t *n)
 {
-    const char *lb = tnode_attr(n, "lb"), *order = tnode_attr(n, "order");
+    bool bounded = TK_STRUCT == n->kind || TK_RECORD == n->kind || TK_TUPLE == n->kind;
+    const char *lb = bounded ? tnode_attr(n, "lb") : NULL;
+    const char *order = TK_ARRAY == n->kind ? tnode_attr(n, "order") : NULL;
     if (NULL != lb) {
         char *end;
         errno = 0;
