@@ -163,6 +163,24 @@ static int set_no_lib_path(launcher_options_t *opts, const char *name, const cha
     return 0;
 }
 
+static int set_stop_in_init(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->stop_in_init = true;
+    return 0;
+}
+
+static int set_stop_on_exec(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->stop_on_exec = true;
+    return 0;
+}
+
+static int set_stop_in_app(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->stop_in_app = true;
+    return 0;
+}
+
 static int set_types(launcher_options_t *opts, const char *name, const char *value)
 {
     opts->types = value;
@@ -242,6 +260,12 @@ static const option_spec_t specs[] = {
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
+    {{"--stop-in-init"}, NULL, set_stop_in_init,
+     "stop every rank in PMIx_Init until a debugger releases it"},
+    {{"--stop-on-exec"}, NULL, set_stop_on_exec,
+     "stop every rank at exec (state T) until a debugger releases it"},
+    {{"--stop-in-app"}, NULL, set_stop_in_app,
+     "tell the ranks to stop where they choose until a debugger releases them"},
     {{"--daemon"}, NULL, set_daemon,
      "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
