@@ -242,6 +242,8 @@ static pmix_status_t spawn(const char *key, pmix_rank_t stop_rank, bool bad)
     }
     PMIX_INFO_LOAD(&info[1], PMIX_NOTIFY_COMPLETION, &all, PMIX_BOOL);
     rc = PMIx_Spawn(info, 2, &app, 1, job);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
     PMIX_APP_DESTRUCT(&app);
     return rc;
 }
