@@ -55,6 +55,13 @@ check "... SIGCONT releases them: both pass PMIx_Init, exit 0" \
 report
 check "... nothing left behind" no_leftovers
 
+# Ending the run continues the held ranks so that SIGTERM ends them, long
+# before the grace's SIGKILL.
+run -n 2 --stop-on-exec --timeout 1 --grace 10 "$CLIENT" debug
+check "--stop-on-exec and --timeout: the held ranks end at once (${elapsed} s, status $rc)" \
+  test "$rc" -eq 124 -a "$(within 6 && echo yes)" = yes
+check "... nothing left behind" no_leftovers
+
 launch -n 2 --stop-in-init "$CLIENT" debug
 wait_for before-init 2
 sleep 0.3
