@@ -24,6 +24,8 @@
  *   pubsub.c   the publish/lookup store
  *   query.c    PMIx_Query_info answers about jobs and processes
  *   spawn.c    PMIx_Spawn: a new job from a client's apps
+ *   debug.c    debugger directives: ranks stopped in PMIx_Init, at exec or
+ *              in the application until a tool releases them
  *   slurm.c    inside a Slurm allocation of several nodes: srun --mpi=pmix
  *
  * Threads: everything runs in the main thread except the module functions

@@ -20,6 +20,8 @@
  *    elsewhere than asked would be wrong.
  *  - More processes than free slots is refused (PMIX_ERR_OUT_OF_RESOURCE)
  *    unless drover runs with --oversubscribe, as for the first job.
+ *  - Debugger directives among the job info (PMIX_DEBUG_STOP_*) are
+ *    checked before anything is made and kept with the job (debug.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
