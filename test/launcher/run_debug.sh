@@ -6,10 +6,10 @@
 source "$(dirname "$0")/lib.sh"
 export OUT=$work/out
 
-# The debugger, attached to the run by its pid; the run's server is in
-# its session directory.
+# The debugger, attached to the run by its pid alone (PMIX_SERVER_PIDINFO
+# finds the server inside the run's session directory).
 debugger() {
-  PMIX_SERVER_TMPDIR=$(echo "$TMPDIR/drover.$pid".*) "$DEBUGGER" "$pid" "$@"
+  env -u PMIX_SERVER_TMPDIR -u PMIX_SYSTEM_TMPDIR "$DEBUGGER" "$pid" "$@"
 }
 
 # The tool's scenarios, in a run hosting an idle job until $work/stop.
