@@ -103,8 +103,9 @@ static int check_options(int argc, char **argv)
     if (OPTIONS_RUN != parsed) {
         return OPTIONS_HELP == parsed ? -1 : LAUNCHER_EXIT_USAGE;
     }
+    int status = NULL == opts.job ? 0 : jobfile_apply(&opts);
     options_release(&opts);
-    return 0;
+    return status;
 }
 
 static int submit_command(int argc, char **argv)
