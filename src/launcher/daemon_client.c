@@ -424,7 +424,7 @@ static int output_command(int argc, char **argv)
 
 const drover_command_t command_submit = {
     .name = "submit",
-    .usage = "-n N [run options] program | [run options] job.yml",
+    .usage = "[run options] program | job.yml",
     .summary = "queue a job on the daemon; prints its id",
     .run = submit_command,
 };

@@ -443,7 +443,7 @@ static int run_command(int argc, char **argv)
 
 const drover_command_t command_run = {
     .name = "run",
-    .usage = "-n N [options] [--] program [args] | [options] job.yml",
+    .usage = "-n N [options] program | job.yml",
     .summary = "run N processes of a program under drover's PMIx server",
     .run = run_command,
 };
