@@ -129,9 +129,12 @@ counts.yml:5:25: error: apps[3].count: wants a number of ranks from 1 to 65535, 
 counts.yml:6:24: error: apps[4].count: wants a number of ranks from 1 to 65535, not 'two'
 counts.yml:6:5: error: apps[4]: an app needs a program
 counts.yml:7:5: error: apps[5]: wants an app: a mapping with program, args, count, env, wdir, not a value"
-bad duplicates "apps: [$start]
+bad duplicates "apps:
+  - $start
+  - {program: a, count: 1, count: 2}
 timeout: 1
-timeout: 2" "duplicates.yml:3:1: error: duplicate key 'timeout' (first at 2:1)"
+timeout: 2" "duplicates.yml:3:28: error: apps[1].count: duplicate key 'count' (first at 3:18)
+duplicates.yml:5:1: error: timeout: duplicate key 'timeout' (first at 4:1)"
 bad syntax "apps: [$start
 timeout: 1" "syntax.yml:2:1: error: did not find expected ',' or ']' while parsing a flow sequence"
 bad empty "" "empty.yml:1:1: error: a job file is a mapping with apps: and the job's settings"
