@@ -11,6 +11,7 @@
  *   run.c      the command itself: the steps of a run, in order; signals,
  *              --timeout and the exit status
  *   options.c  the command line
+ *   jobfile.c  YAML job files: MPMD apps and the options' settings
  *   mapping.c  hwloc: slots, where each process goes and what it is bound to
  *   limits.c   the open files a run needs, against RLIMIT_NOFILE
  *   session.c  the session directory, the process group of every job and

@@ -9,6 +9,9 @@
  *  - Options come first; the first word that is not an option (or the word
  *    after "--") is the program, and everything after it belongs to the
  *    program, options-looking words included.
+ *  - A job file instead of a program: --job FILE, or a single last word
+ *    ending in .yml or .yaml (not after "--", which keeps it a program).
+ *    Reading it is jobfile.c's.
  *  - Long options take their value as "--name value" or "--name=value";
  *    short ones as "-n value". The spellings mpirun users type (-np) are
  *    accepted as well.
