@@ -13,7 +13,9 @@
  *  - Relative paths in the file (types, wdir) are relative to the file's
  *    directory, so a job file works from anywhere.
  */
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,9 +369,25 @@ static void merge_env(reader_t *r, const settings_t *s, jobfile_t *jf, char ***a
     }
 }
 
+/* Each app's count, -n's (cli_count) when given; a job has at most
+ * OPTIONS_MAX_RANKS ranks, as on the command line. */
+static void count_ranks(reader_t *r, const ynode_t *apps, jobfile_t *jf, unsigned cli_count)
+{
+    uint64_t total = 0;
+    for (unsigned a = 0; a < jf->napps; a++) {
+        jf->apps[a].count = 0 != cli_count ? cli_count : jf->apps[a].count;
+        total += jf->apps[a].count;
+    }
+    if (total > OPTIONS_MAX_RANKS) {
+        size_t mark = path_push(&r->path, "apps");
+        err(r, apps, "%" PRIu64 " ranks in all, more than %u", total, OPTIONS_MAX_RANKS);
+        path_pop(&r->path, mark);
+    }
+}
+
 /* Read and check the whole file into jf and s. */
-static void read_file(reader_t *r, const char *file, const char *text, size_t len, jobfile_t *jf,
-                      settings_t *s)
+static void read_file(reader_t *r, const char *file, const char *text, size_t len,
+                      unsigned cli_count, jobfile_t *jf, settings_t *s)
 {
     ydoc_t doc = YDOC_INIT;
     job_read_t j = {s, jf, NULL, NULL};
@@ -387,6 +405,7 @@ static void read_file(reader_t *r, const char *file, const char *text, size_t le
         }
     }
     if (0 == r->d.nerrors && !r->oom) {
+        count_ranks(r, j.apps, jf, cli_count);
         merge_env(r, s, jf, j.app_env);
     }
     for (unsigned a = 0; NULL != j.app_env && a < jf->napps; a++) {
@@ -429,7 +448,6 @@ static void apply(launcher_options_t *opts, const settings_t *s, jobfile_t *jf)
     }
     unsigned total = 0;
     for (unsigned a = 0; a < jf->napps; a++) {
-        jf->apps[a].count = 0 != opts->nranks ? opts->nranks : jf->apps[a].count;
         total += jf->apps[a].count;
     }
     opts->nranks = total;
@@ -457,7 +475,7 @@ int jobfile_apply(launcher_options_t *opts)
         goto out;
     }
     r->dir = dir;
-    read_file(r, opts->job, text, len, jf, &s);
+    read_file(r, opts->job, text, len, opts->nranks, jf, &s);
     char *lines = diags_text(&r->d);
     if (NULL != lines) {
         fputs(lines, stderr);
