@@ -13,12 +13,14 @@
  *  - Relative paths in the file (types, wdir) are relative to the file's
  *    directory, so a job file works from anywhere.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "diag.h"
 #include "launcher.h"
@@ -162,6 +164,21 @@ static void path_value(reader_t *r, const ynode_t *v, const char *what, char **d
     }
 }
 
+/* A working directory: a path that must name a directory. */
+static void directory(reader_t *r, const ynode_t *v, char **dest)
+{
+    path_value(r, v, "a directory", dest);
+    struct stat st;
+    if (NULL == *dest) {
+        return;
+    }
+    if (0 != stat(*dest, &st)) {
+        err(r, v, "%s: %s", *dest, ENOENT == errno ? "no such directory" : strerror(errno));
+    } else if (!S_ISDIR(st.st_mode)) {
+        err(r, v, "%s: not a directory", *dest);
+    }
+}
+
 /* env: NAME: value entries set on top of *env. */
 static void environment(reader_t *r, const ynode_t *v, char ***env)
 {
@@ -262,7 +279,7 @@ static void app_key(reader_t *r, const char *key, const ynode_t *v, void *arg)
     } else if (0 == strcmp(key, "env")) {
         environment(r, v, &a->env);
     } else {
-        path_value(r, v, "a directory", &a->app->wdir);
+        directory(r, v, &a->app->wdir);
     }
 }
 
@@ -327,7 +344,7 @@ static void job_key(reader_t *r, const char *key, const ynode_t *v, void *arg)
     } else if (0 == strcmp(key, "env")) {
         environment(r, v, &s->env);
     } else if (0 == strcmp(key, "wdir")) {
-        path_value(r, v, "a directory", &s->wdir);
+        directory(r, v, &s->wdir);
     } else if (0 == strcmp(key, "timeout")) {
         seconds(r, v, false, &s->timeout, &s->has_timeout);
     } else if (0 == strcmp(key, "grace")) {

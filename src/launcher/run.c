@@ -161,9 +161,10 @@ static int make_app(launcher_t *run, launcher_app_t *app, char *const *argv, uns
                     const char *wdir, char *const *file_env)
 {
     struct stat st;
-    if (NULL != wdir && (0 != stat(wdir, &st) || !S_ISDIR(st.st_mode))) {
-        fprintf(stderr, LAUNCHER_NAME ": %s %s: %s\n", NULL != run->opts->wdir ? "--wdir" : "wdir",
-                wdir, 0 != errno && ENOENT == errno ? "no such directory" : "not a directory");
+    int bad = NULL == wdir ? 0 : 0 != stat(wdir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (0 != bad) {
+        fprintf(stderr, LAUNCHER_NAME ": --wdir %s: %s\n", wdir,
+                ENOENT == bad ? "no such directory" : "not a directory");
         return LAUNCHER_EXIT_FAILURE;
     }
     app->nprocs = nprocs;

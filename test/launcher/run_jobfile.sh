@@ -129,6 +129,11 @@ counts.yml:5:25: error: apps[3].count: wants a number of ranks from 1 to 65535, 
 counts.yml:6:24: error: apps[4].count: wants a number of ranks from 1 to 65535, not 'two'
 counts.yml:6:5: error: apps[4]: an app needs a program
 counts.yml:7:5: error: apps[5]: wants an app: a mapping with program, args, count, env, wdir, not a value"
+bad wdirs "wdir: nowhere
+apps:
+  - $start
+  - {program: a, wdir: /etc/passwd}" "wdirs.yml:1:7: error: wdir: nowhere: no such directory
+wdirs.yml:4:24: error: apps[1].wdir: /etc/passwd: not a directory"
 bad toomany "apps:
   - $start
   - {program: a, count: 65535}" "toomany.yml:2:3: error: apps: 65536 ranks in all, more than 65535"
