@@ -432,23 +432,6 @@ static void read_file(reader_t *r, const char *file, const char *text, size_t le
     ydoc_free(&doc);
 }
 
-static char *read_text(const char *file, size_t *len)
-{
-    FILE *f = fopen(file, "re");
-    char *text = NULL;
-    size_t cap = 0;
-    ssize_t n = NULL == f ? -1 : getdelim(&text, &cap, '\0', f);
-    if (NULL != f) {
-        fclose(f);
-    }
-    if (n < 0 || (size_t)n != strlen(text)) {
-        free(text);
-        return NULL;
-    }
-    *len = (size_t)n;
-    return text;
-}
-
 /* What the command line left unset comes from the file. */
 static void apply(launcher_options_t *opts, const settings_t *s, jobfile_t *jf)
 {
@@ -474,7 +457,7 @@ static void apply(launcher_options_t *opts, const settings_t *s, jobfile_t *jf)
 int jobfile_apply(launcher_options_t *opts)
 {
     size_t len = 0;
-    char *text = read_text(opts->job, &len);
+    char *text = launch_read_text(opts->job, &len);
     if (NULL == text) {
         fprintf(stderr, LAUNCHER_NAME ": %s: cannot read it as a job file (a text file)\n",
                 opts->job);

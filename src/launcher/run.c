@@ -362,18 +362,14 @@ static void teardown(launcher_t *run)
  * that was checked. */
 static int types_check(launcher_options_t *opts)
 {
-    FILE *f = fopen(opts->types, "re");
-    size_t cap = 0;
-    ssize_t len = NULL == f ? -1 : getdelim(&opts->types_text, &cap, '\0', f);
-    if (NULL != f) {
-        fclose(f);
-    }
-    if (len < 0 || (size_t)len != strlen(opts->types_text)) {
+    size_t len = 0;
+    opts->types_text = launch_read_text(opts->types, &len);
+    if (NULL == opts->types_text) {
         fprintf(stderr, "drover: --types %s: cannot read it as text\n", opts->types);
         return -1;
     }
     char *errors = NULL;
-    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len,
+    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, len,
                                                 DROVER_TYPES_CHECK_ONLY, &errors);
     if (NULL != errors) {
         fputs(errors, stderr);
@@ -384,8 +380,7 @@ static int types_check(launcher_options_t *opts)
         return -1;
     }
     /* The server stores and forwards the ranks' values of these types. */
-    rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len, DROVER_TYPES_RELAY,
-                                  NULL);
+    rc = drover_types_load_string(opts->types, opts->types_text, len, DROVER_TYPES_RELAY, NULL);
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, "drover: --types %s: %s\n", opts->types, PMIx_Error_string(rc));
         return -1;
