@@ -103,8 +103,9 @@ static int check_options(int argc, char **argv)
     if (OPTIONS_RUN != parsed) {
         return OPTIONS_HELP == parsed ? -1 : LAUNCHER_EXIT_USAGE;
     }
+    int status = NULL == opts.job ? 0 : jobfile_apply(&opts);
     options_release(&opts);
-    return 0;
+    return status;
 }
 
 static int submit_command(int argc, char **argv)
@@ -423,7 +424,7 @@ static int output_command(int argc, char **argv)
 
 const drover_command_t command_submit = {
     .name = "submit",
-    .usage = "-n N [run options] program",
+    .usage = "[run options] program | job.yml",
     .summary = "queue a job on the daemon; prints its id",
     .run = submit_command,
 };

@@ -124,8 +124,9 @@ static djob_t *find(const daemon_jobs_t *jobs, unsigned id)
 }
 
 /* The number of ranks the arguments ask for (0 if they do not parse: the
- * run then says why in the job's stderr). */
-static unsigned count_ranks(char *const *args, size_t nargs)
+ * run then says why in the job's stderr), a job file's read from the
+ * job's working directory cwd. */
+static unsigned count_ranks(const char *cwd, char *const *args, size_t nargs)
 {
     char **argv = calloc(nargs + 2, sizeof(*argv));
     if (NULL == argv) {
@@ -136,8 +137,16 @@ static unsigned count_ranks(char *const *args, size_t nargs)
     launcher_options_t opts;
     unsigned ranks = 0;
     if (OPTIONS_RUN == options_parse((int)nargs + 1, argv, &opts)) {
-        ranks = opts.nranks;
+        char *job = NULL;
+        if (NULL != opts.job && '/' != opts.job[0] &&
+            asprintf(&job, "%s/%s", cwd, opts.job) >= 0) {
+            opts.job = job;
+        }
+        if (NULL == opts.job || 0 == jobfile_apply(&opts)) {
+            ranks = opts.nranks;
+        }
         options_release(&opts);
+        free(job);
     }
     free(argv);
     return ranks;
@@ -209,7 +218,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     job->status = -1;
     char id[16];
     snprintf(id, sizeof(id), "%u", job->id);
-    job->ranks = count_ranks(args, nargs);
+    job->ranks = count_ranks(cwd, args, nargs);
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
     job->args = copy_args(args, nargs);

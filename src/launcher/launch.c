@@ -67,6 +67,23 @@ static size_t env_count(char *const *env)
     return n;
 }
 
+char *launch_read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "re");
+    char *text = NULL;
+    size_t cap = 0;
+    ssize_t n = NULL == f ? -1 : getdelim(&text, &cap, '\0', f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    if (n < 0 || (size_t)n != strlen(text)) {
+        free(text);
+        return NULL;
+    }
+    *len = (size_t)n;
+    return text;
+}
+
 char **launch_copy_env(char *const *env)
 {
     size_t n = env_count(env);

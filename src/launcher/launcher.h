@@ -11,6 +11,7 @@
  *   run.c      the command itself: the steps of a run, in order; signals,
  *              --timeout and the exit status
  *   options.c  the command line
+ *   jobfile.c  YAML job files: MPMD apps and the options' settings
  *   mapping.c  hwloc: slots, where each process goes and what it is bound to
  *   limits.c   the open files a run needs, against RLIMIT_NOFILE
  *   session.c  the session directory, the process group of every job and
@@ -102,6 +103,9 @@ typedef struct launcher_options {
     bool stop_in_app;         /* for every rank (debug.c) */
     const char *types;        /* --types FILE, or NULL */
     char *types_text;         /* its text, checked before anything starts */
+    const char *job;          /* the job file, or NULL (see jobfile.c) */
+    bool grace_given;         /* --grace was on the command line */
+    struct jobfile *jobfile;  /* what jobfile_apply read; owned */
 } launcher_options_t;
 
 /* Outcome of options_parse. */
@@ -117,6 +121,44 @@ void options_release(launcher_options_t *opts);
 
 /* The command-line name of a policy ("core", "none", ...). Static. */
 const char *options_policy_name(launcher_policy_t policy);
+
+/* LOCAL_RANK and NODE_RANK are uint16 in PMIx and every rank is local. */
+#define OPTIONS_MAX_RANKS 65535u
+
+/* The checks of the option values, shared with the job file: a number of
+ * ranks, seconds (above 0 unless zero_ok), a variable name of len bytes.
+ * False when the text is not acceptable. */
+bool options_ranks(const char *text, unsigned *nranks);
+bool options_seconds(const char *text, bool zero_ok, double *seconds);
+bool options_variable_name(const char *s, size_t len);
+
+/* A --map-by (map) or --bind-to policy: NULL, or the names it wants. */
+const char *options_policy(const char *text, bool map, launcher_policy_t *policy);
+
+/* ---- jobfile.c -------------------------------------------------------- */
+
+/* One app of a job file. */
+typedef struct jobfile_app {
+    char **argv;       /* program and arguments */
+    unsigned count;    /* its ranks */
+    char **env;        /* NAME=value: the job's env, then the app's */
+    char *wdir;        /* NULL: --wdir, else drover's working directory */
+} jobfile_app_t;
+
+typedef struct jobfile {
+    jobfile_app_t *apps;
+    unsigned napps;
+    char *types;       /* types: resolved against the file's directory */
+} jobfile_t;
+
+/* Read the job file opts->job into opts->jobfile and take from it every
+ * setting the command line did not give (-n N sets every app's count).
+ * Returns 0, or LAUNCHER_EXIT_FAILURE after one line per mistake on
+ * stderr: FILE:LINE:COL: error: KEY.PATH: message. */
+int jobfile_apply(launcher_options_t *opts);
+
+/* Accepts NULL. */
+void jobfile_free(jobfile_t *jf);
 
 /* ---- slurm.c ---------------------------------------------------------- */
 
@@ -314,6 +356,10 @@ char **launch_setenv(char **env, const char *name, const char *value);
 const char *launch_getenv(char *const *env, const char *name);
 char **launch_copy_env(char *const *env);
 void launch_free_env(char **env);
+
+/* The whole text of the file at path (*len bytes), or NULL when it
+ * cannot be read or holds a NUL byte. Caller frees. */
+char *launch_read_text(const char *path, size_t *len);
 
 /* The directory of the libpmix.so.2 this process uses. Static; NULL if
  * unknown. */

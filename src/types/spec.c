@@ -53,24 +53,10 @@ static void err(spec_t *s, const ynode_t *at, const char *fmt, ...)
 static void unknown(spec_t *s, const ynode_t *at, const char *what, const char *key,
                     const char *const *valid, size_t nvalid)
 {
-    const char *near = diags_suggest(key, valid, nvalid);
-    char hint[256] = "";
-    if (NULL != near) {
-        snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
-    } else {
-        size_t used = (size_t)snprintf(hint, sizeof(hint), " (valid:");
-        for (size_t i = 0; i < nvalid && used < sizeof(hint); i++) {
-            used += (size_t)snprintf(hint + used, sizeof(hint) - used, " %s", valid[i]);
-        }
-        if (used < sizeof(hint)) {
-            snprintf(hint + used, sizeof(hint) - used, ")");
-        }
-    }
     size_t mark = path_push(&s->path, "%s%s", 0 == s->path.len ? "" : ".", key);
-    if (s->lenient) {
-        diags_warn(s->d, &at->span, s->path.s, "unknown key '%s' for %s, ignored%s", key, what, hint);
-    } else {
-        err(s, at, "unknown key '%s' for %s%s", key, what, hint);
+    diags_unknown_key(s->d, s->lenient, &at->span, s->path.s, what, key, valid, nvalid);
+    if (!s->lenient) {
+        s->errors++;
     }
     path_pop(&s->path, mark);
 }

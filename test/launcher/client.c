@@ -247,6 +247,33 @@ static int mode_univ(int argc, char **argv)
     return finish();
 }
 
+/* `app NAME VAR...`: one line "rank R app NAME appnum A size S wdir W
+ * VAR=value..." (value "-" when unset), from PMIx_Get and the process. */
+static int mode_app(int argc, char **argv)
+{
+    init();
+    pmix_value_t *num = get_typed(me.nspace, me.rank, PMIX_APPNUM, PMIX_UINT32);
+    pmix_value_t *size = get_typed(me.nspace, me.rank, PMIX_APP_SIZE, PMIX_UINT32);
+    char cwd[4096], line[8192];
+    int len = snprintf(line, sizeof(line), "rank %u app %s appnum %d size %d wdir %s", me.rank,
+                       argv[2], NULL == num ? -1 : (int)num->data.uint32,
+                       NULL == size ? -1 : (int)size->data.uint32,
+                       NULL == getcwd(cwd, sizeof(cwd)) ? "?" : cwd);
+    for (int i = 3; i < argc && len > 0 && (size_t)len < sizeof(line); i++) {
+        const char *v = getenv(argv[i]);
+        len += snprintf(line + len, sizeof(line) - (size_t)len, " %s=%s", argv[i],
+                        NULL == v ? "-" : v);
+    }
+    printf("%s\n", line);
+    if (NULL != num) {
+        PMIX_VALUE_RELEASE(num);
+    }
+    if (NULL != size) {
+        PMIX_VALUE_RELEASE(size);
+    }
+    return finish();
+}
+
 /* Print the binding this process got: "cpus N". */
 static int mode_binding(int argc, char **argv)
 {
@@ -968,6 +995,7 @@ static const struct {
 } table[] = {
     {"info", mode_info, 1},
     {"binding", mode_binding, 0},
+    {"app", mode_app, 1},
     {"univ", mode_univ, 1},
     {"fence", mode_fence, 0},
     {"fence-kill", mode_fence_kill, 1},

@@ -4,6 +4,7 @@
  * rank and a PMIx rank sharing data, and what bad input does.
  *
  *   pmi_wire attrs        every PMI-1 command, checked; PASS line per rank
+ *                         (the appnum expected is WANT_APPNUM's, else 0)
  *   pmi_wire interop      rank 0 speaks PMIx, the others PMI-1; each reads
  *                         what the other kind put
  *   pmi_wire v2           every PMI-2 command, checked; PASS line per rank
@@ -146,7 +147,9 @@ static void attrs(void)
     }
     pmi_init();
     expect(ask("cmd=get_maxes\n"), "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024");
-    expect(ask("cmd=get_appnum\n"), "cmd=appnum appnum=0");
+    const char *appnum = getenv("WANT_APPNUM");
+    snprintf(want, sizeof(want), "cmd=appnum appnum=%s", NULL != appnum ? appnum : "0");
+    expect(ask("cmd=get_appnum\n"), want);
     snprintf(want, sizeof(want), "cmd=my_kvsname kvsname=%s", kvs);
     expect(ask("cmd=get_my_kvsname\n"), want);
     /* The slots of the allocation, at least the job's size (hydra says
