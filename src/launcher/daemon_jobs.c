@@ -420,21 +420,6 @@ static void when(char *buf, size_t size, time_t t, bool json)
     }
 }
 
-/* s as the contents of a JSON string. */
-static void json_string(FILE *out, const char *s)
-{
-    for (; '\0' != *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ('"' == c || '\\' == c) {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
-    }
-}
-
 char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json)
 {
     char *text = NULL;
@@ -465,7 +450,7 @@ char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json)
                     "\"start\": %s, \"end\": %s, \"exit_status\": %s, \"command\": \"",
                     0 == j ? "" : ",", job->id, state_name(job), job->ranks, (int)job->pid, start,
                     end, status);
-            json_string(out, job->command);
+            json_escape(out, job->command);
             fputs("\"}", out);
         } else {
             fprintf(out, "%-5u %-9s %5u  %-20s  %-20s  %6s  %s\n", job->id, state_name(job),
