@@ -120,22 +120,27 @@ static bool number(reader_t *r, double *v)
 
 static bool value(reader_t *r, int depth);
 
-/* The members of an object: fn reads the value of each (its key given). */
-typedef bool (*member_fn)(reader_t *r, const char *key, void *ctx);
+/* The members of an object (fn gets each key) or the elements of an
+ * array (key NULL): fn reads each value. */
+typedef bool (*item_fn)(reader_t *r, const char *key, void *ctx);
 
-static bool members(reader_t *r, member_fn fn, void *ctx)
+static bool items(reader_t *r, bool object, item_fn fn, void *ctx)
 {
-    if (!expect(r, '{')) {
+    char close = object ? '}' : ']';
+    if (!expect(r, object ? '{' : '[')) {
         return false;
     }
     skip_ws(r);
-    if (r->p < r->end && '}' == *r->p) {
+    if (r->p < r->end && close == *r->p) {
         r->p++;
         return true;
     }
     for (;;) {
         char key[32];
-        if (!string(r, key, sizeof(key)) || !expect(r, ':') || !fn(r, key, ctx)) {
+        if (object && !(string(r, key, sizeof(key)) && expect(r, ':'))) {
+            return false;
+        }
+        if (!fn(r, object ? key : NULL, ctx)) {
             return false;
         }
         skip_ws(r);
@@ -143,43 +148,12 @@ static bool members(reader_t *r, member_fn fn, void *ctx)
             r->p++;
             continue;
         }
-        return expect(r, '}');
+        return expect(r, close);
     }
 }
 
-/* The elements of an array: fn reads each. */
-typedef bool (*element_fn)(reader_t *r, void *ctx);
-
-static bool elements(reader_t *r, element_fn fn, void *ctx)
-{
-    if (!expect(r, '[')) {
-        return false;
-    }
-    skip_ws(r);
-    if (r->p < r->end && ']' == *r->p) {
-        r->p++;
-        return true;
-    }
-    for (;;) {
-        if (!fn(r, ctx)) {
-            return false;
-        }
-        skip_ws(r);
-        if (r->p < r->end && ',' == *r->p) {
-            r->p++;
-            continue;
-        }
-        return expect(r, ']');
-    }
-}
-
-/* Values nobody needs, inside one of depth levels. */
-static bool skip_member(reader_t *r, const char *key, void *ctx)
-{
-    return value(r, *(int *)ctx + 1);
-}
-
-static bool skip_element(reader_t *r, void *ctx)
+/* A value nobody needs, one level below *ctx. */
+static bool skip_item(reader_t *r, const char *key, void *ctx)
 {
     return value(r, *(int *)ctx + 1);
 }
@@ -189,7 +163,7 @@ static bool container(reader_t *r, int depth, bool object)
     if (depth > MAX_DEPTH) {
         return fail(r, "nested too deeply");
     }
-    return object ? members(r, skip_member, &depth) : elements(r, skip_element, &depth);
+    return items(r, object, skip_item, &depth);
 }
 
 static bool word(reader_t *r, const char *w)
@@ -254,7 +228,7 @@ static bool member(reader_t *r, const char *key, void *ctx)
     }
     if (0 == strcmp(key, "args")) {
         skip_ws(r);
-        return r->p < r->end && '{' == *r->p ? members(r, arg, ev) : value(r, 2);
+        return r->p < r->end && '{' == *r->p ? items(r, true, arg, ev) : value(r, 2);
     }
     double *slot = 0 == strcmp(key, "ts")    ? &ev->ts
                    : 0 == strcmp(key, "dur") ? &ev->dur
@@ -280,14 +254,14 @@ static bool member(reader_t *r, const char *key, void *ctx)
     return true;
 }
 
-static bool event(reader_t *r, void *ctx)
+static bool event(reader_t *r, const char *key, void *ctx)
 {
     trace_event_t ev = {.pid = -1, .tid = -1, .dur = -1};
     skip_ws(r);
     if (r->p >= r->end || '{' != *r->p) {
         return fail(r, "an event must be an object");
     }
-    if (!members(r, member, &ev)) {
+    if (!items(r, true, member, &ev)) {
         return false;
     }
     trace_events_t *out = r->out;
@@ -306,7 +280,7 @@ static bool event(reader_t *r, void *ctx)
 
 static bool events(reader_t *r)
 {
-    return elements(r, event, NULL);
+    return items(r, false, event, NULL);
 }
 
 /* A member of the top-level object: the events, or skipped. */
@@ -325,7 +299,7 @@ static bool document(reader_t *r)
     skip_ws(r);
     if (r->p < r->end && '[' == *r->p) {
         found = events(r);
-    } else if (!members(r, top_member, &found)) {
+    } else if (!items(r, true, top_member, &found)) {
         return false;
     } else if (!found) {
         return fail(r, "no \"traceEvents\" in the object");
