@@ -9,11 +9,11 @@
  *    DROVER_SERVER_TRACE hook), and the main thread reports forks and
  *    exits. The JSON is made once, when the run is over, by pairing each
  *    reply with its request (same connection and tag).
- *  - One process per job (pid = job index + 1, named after the job), one
- *    thread per rank (tid = rank); pid 0 holds the server's view of the
- *    fences, one thread per job: from the first rank's arrival at its
- *    k-th fence to the last release. Times are microseconds since the
- *    recorder started.
+ *  - One process per job (pid = job index + 1, named after the job: pid 0
+ *    is the kernel's in Perfetto), one thread per rank (tid = rank), and
+ *    one more (tid = the job's size) for the server's view of the job's
+ *    fences: the k-th from the first rank's arrival at its k-th fence to
+ *    the last release. Times are microseconds since the recorder started.
  *  - Per rank: "rank R" spans the process from fork to reaping, holding
  *    "fork+exec", each served request ("PMIx_Init", "PMIx_Fence K" with
  *    the bytes the rank committed since its previous fence and the bytes
@@ -427,9 +427,9 @@ static void closing_spans(convert_t *c)
             if (f->first < 0) {
                 continue;
             }
-            char name[64];
-            snprintf(name, sizeof(name), "PMIx_Fence %u of job %u", k + 1, j);
-            event_head(c, name, "X", 0, j, f->first);
+            char name[32];
+            snprintf(name, sizeof(name), "PMIx_Fence %u", k + 1);
+            event_head(c, name, "X", j + 1, t->jobs[j].nprocs, f->first);
             fprintf(c->out,
                     ",\"dur\":%.3f,\"cat\":\"server\",\"args\":{\"ranks\":%u,"
                     "\"received\":%" PRIu64 "}}",
@@ -441,16 +441,14 @@ static void closing_spans(convert_t *c)
 static void names(convert_t *c)
 {
     const trace_t *t = c->t;
-    metadata(c, "process_name", 0, 0, "drover run: PMIx server");
     for (unsigned j = 0; j < t->njobs; j++) {
-        char name[48];
-        snprintf(name, sizeof(name), "fences of job %u", j);
-        metadata(c, "thread_name", 0, j, name);
+        char name[32];
         metadata(c, "process_name", j + 1, 0, NULL != t->jobs[j].name ? t->jobs[j].name : "job");
         for (unsigned r = 0; r < t->jobs[j].nprocs; r++) {
             snprintf(name, sizeof(name), "rank %u", r);
             metadata(c, "thread_name", j + 1, r, name);
         }
+        metadata(c, "thread_name", j + 1, t->jobs[j].nprocs, "PMIx server");
     }
 }
 

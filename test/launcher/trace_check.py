@@ -44,9 +44,9 @@ names = {(e["pid"], e["tid"]): e["args"]["name"] for e in events
 check("every rank's track is named", all(names.get((1, r)) == "rank %d" % r
                                          for r in range(nranks)))
 procs = [e for e in events if e["ph"] == "M" and e["name"] == "process_name"]
-check("the job and the server are named processes",
+check("the job is a named process, with a track for the server",
       any(p["pid"] == 1 and p["args"]["name"].startswith("job 0:") for p in procs) and
-      any(p["pid"] == 0 for p in procs))
+      names.get((1, nranks)) == "PMIx server")
 
 for r in range(nranks):
     mine = sorted((e for e in events if e["pid"] == 1 and e["tid"] == r and e["ph"] != "M"),
@@ -85,11 +85,13 @@ for r in range(nranks):
 
 if killed:
     sys.exit(1 if failed else 0)
-server = sorted((e for e in events if e["pid"] == 0 and e["ph"] == "X"), key=lambda e: e["ts"])
+server = sorted((e for e in events if (e["pid"], e["tid"]) == (1, nranks) and e["ph"] == "X"),
+                key=lambda e: e["ts"])
 check("the server shows %d fences of job 0" % nfences,
-      [e["name"] for e in server] == ["PMIx_Fence %d of job 0" % (k + 1) for k in range(nfences)])
+      [e["name"] for e in server] == ["PMIx_Fence %d" % (k + 1) for k in range(nfences)])
 for k, s in enumerate(server):
-    ranks = [e for e in events if e["pid"] == 1 and e["name"] == "PMIx_Fence %d" % (k + 1)]
+    ranks = [e for e in events if e["pid"] == 1 and e["tid"] < nranks and
+             e["name"] == "PMIx_Fence %d" % (k + 1)]
     first = min(e["ts"] for e in ranks)
     last = max(e["ts"] + e["dur"] for e in ranks)
     check("server fence %d: from the first arrival to the last release, %d ranks"
