@@ -3,12 +3,14 @@
  *           Chrome/Perfetto trace-event JSON.
  *
  * Design notes:
- *  - Recording is cheap and conversion is late. Each moment is appended as
- *    a fixed-size record under one mutex: the server library reports every
- *    request and reply of its clients from its progress thread (the
- *    DROVER_SERVER_TRACE hook), and the main thread reports forks and
- *    exits. The JSON is made once, when the run is over, by pairing each
- *    reply with its request (same connection and tag).
+ *  - Recording is cheap and conversion is late. Each moment is a
+ *    fixed-size record appended to its thread's own log, so no lock is
+ *    taken: the server library reports every request and reply of its
+ *    clients from its progress thread (the DROVER_SERVER_TRACE hook), the
+ *    main thread reports forks and exits. The JSON is made once, when the
+ *    run is over and the server has stopped, from the two logs merged in
+ *    time order, by pairing each reply with its request (same connection
+ *    and tag).
  *  - One process per job (pid = job index + 1, named after the job: pid 0
  *    is the kernel's in Perfetto), one thread per rank (tid = rank), and
  *    one more (tid = the job's size) for the server's view of the job's
@@ -30,7 +32,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
-#include <pthread.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +67,12 @@ typedef struct trace_job {
     unsigned nprocs;
 } trace_job_t;
 
+/* The records of one thread, in time order. */
+typedef struct record_log {
+    record_t *recs;
+    size_t n, cap;
+} record_log_t;
+
 struct trace {
     char *dir;          /* the target's directory and name */
     char *base;
@@ -72,9 +80,8 @@ struct trace {
     size_t prefix_len;  /* of "drover-<pid>-", the run's namespaces */
     char prefix[32];
     drover_server_trace_t hook;
-    pthread_mutex_t lock;
-    record_t *recs;
-    size_t n, cap;
+    record_log_t server;    /* written by the server's progress thread */
+    record_log_t main;      /* written by the main thread */
     trace_job_t *jobs;
     unsigned njobs;
 };
@@ -86,26 +93,21 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
 }
 
-/* Append r, timed now unless it has a time; drops it when memory runs out
- * (a trace with a gap beats a failed run). */
-static void append(trace_t *t, record_t r)
+/* Append r to the log, timed now; drops it when memory runs out (a
+ * trace with a gap beats a failed run). */
+static void append(const trace_t *t, record_log_t *log, record_t r)
 {
-    pthread_mutex_lock(&t->lock);
-    if (t->n == t->cap) {
-        size_t cap = 0 == t->cap ? 4096 : 2 * t->cap;
-        record_t *grown = realloc(t->recs, cap * sizeof(*grown));
+    if (log->n == log->cap) {
+        size_t cap = 0 == log->cap ? 4096 : 2 * log->cap;
+        record_t *grown = realloc(log->recs, cap * sizeof(*grown));
         if (NULL == grown) {
-            pthread_mutex_unlock(&t->lock);
             return;
         }
-        t->recs = grown;
-        t->cap = cap;
+        log->recs = grown;
+        log->cap = cap;
     }
-    if (0 == r.t) {
-        r.t = now_us() - t->t0;
-    }
-    t->recs[t->n++] = r;
-    pthread_mutex_unlock(&t->lock);
+    r.t = now_us() - t->t0;
+    log->recs[log->n++] = r;
 }
 
 /* The job index of one of the run's namespaces, or NO_JOB. */
@@ -124,7 +126,7 @@ static void record_event(const drover_trace_event_t *ev, void *arg)
 {
     trace_t *t = arg;
     uint32_t job = job_of(t, ev->proc->nspace);
-    append(t, (record_t){.kind = ev->reply ? REC_REPLY : REC_REQUEST, .call = ev->call,
+    append(t, &t->server, (record_t){.kind = ev->reply ? REC_REPLY : REC_REQUEST, .call = ev->call,
                          .conn = ev->connection, .tag = ev->tag, .bytes = ev->bytes,
                          .status = ev->status, .job = job,
                          .rank = NO_JOB == job ? 0 : ev->proc->rank});
@@ -158,7 +160,6 @@ trace_t *trace_create(const char *path)
         trace_destroy(t);
         return NULL;
     }
-    pthread_mutex_init(&t->lock, NULL);
     t->t0 = now_us();
     t->prefix_len = (size_t)snprintf(t->prefix, sizeof(t->prefix), "drover-%ld-", (long)getpid());
     t->hook = (drover_server_trace_t){.record = record_event, .arg = t};
@@ -196,13 +197,13 @@ double trace_now(void)
 
 void trace_launched(trace_t *t, const launcher_job_t *job, unsigned rank, double began, pid_t pid)
 {
-    append(t, (record_t){.kind = REC_LAUNCH, .job = job->index, .rank = rank,
+    append(t, &t->main, (record_t){.kind = REC_LAUNCH, .job = job->index, .rank = rank,
                          .began = began - t->t0, .conn = (uint64_t)pid});
 }
 
 void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit_code)
 {
-    append(t, (record_t){.kind = REC_EXIT, .job = job->index, .rank = rank, .status = exit_code});
+    append(t, &t->main, (record_t){.kind = REC_EXIT, .job = job->index, .rank = rank, .status = exit_code});
 }
 
 /* ---- conversion ------------------------------------------------------- */
@@ -452,10 +453,15 @@ static void names(convert_t *c)
     }
 }
 
+static double last_time(const record_log_t *log)
+{
+    return log->n > 0 ? log->recs[log->n - 1].t : 0;
+}
+
 static int convert(const trace_t *t, FILE *out)
 {
     convert_t c = {.out = out, .t = t, .first = true,
-                   .end = t->n > 0 ? t->recs[t->n - 1].t : 0};
+                   .end = fmax(last_time(&t->server), last_time(&t->main))};
     c.ranks = calloc(t->njobs + 1, sizeof(*c.ranks));
     c.fences = calloc(t->njobs + 1, sizeof(*c.fences));
     c.nfences = calloc(t->njobs + 1, sizeof(*c.nfences));
@@ -473,8 +479,12 @@ static int convert(const trace_t *t, FILE *out)
     if (0 == rc) {
         fprintf(out, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
         names(&c);
-        for (size_t i = 0; i < t->n; i++) {
-            const record_t *r = &t->recs[i];
+        /* The two logs, merged in time order. */
+        for (size_t i = 0, m = 0; i < t->server.n || m < t->main.n;) {
+            const record_t *r =
+                m >= t->main.n || (i < t->server.n && t->server.recs[i].t <= t->main.recs[m].t)
+                    ? &t->server.recs[i++]
+                    : &t->main.recs[m++];
             switch (r->kind) {
             case REC_REQUEST:
                 request(&c, r);
@@ -521,9 +531,7 @@ int trace_write(trace_t *t)
     FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
     int rc = -1;
     if (NULL != out) {
-        pthread_mutex_lock(&t->lock);
         rc = convert(t, out);
-        pthread_mutex_unlock(&t->lock);
         if (0 != fclose(out)) {
             rc = -1;
         }
@@ -559,7 +567,8 @@ void trace_destroy(trace_t *t)
         free(t->jobs[j].name);
     }
     free(t->jobs);
-    free(t->recs);
+    free(t->server.recs);
+    free(t->main.recs);
     free(t->dir);
     free(t->base);
     free(t);
