@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +47,9 @@
 #include "pmix.h"
 
 #define NO_JOB UINT32_MAX
+/* Records kept per thread (64 bytes each): a run that makes more keeps
+ * its first ones and says how many it left out. */
+#define MAX_RECORDS (1u << 22)
 
 typedef enum { REC_REQUEST, REC_REPLY, REC_LAUNCH, REC_EXIT } record_kind_t;
 
@@ -71,6 +75,7 @@ typedef struct trace_job {
 typedef struct record_log {
     record_t *recs;
     size_t n, cap;
+    size_t dropped;     /* past MAX_RECORDS, or for want of memory */
 } record_log_t;
 
 struct trace {
@@ -93,14 +98,15 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
 }
 
-/* Append r to the log, timed now; drops it when memory runs out (a
- * trace with a gap beats a failed run). */
+/* Append r to the log, timed now; drops it when the log is full or
+ * memory runs out (a trace with a gap beats a failed run). */
 static void append(const trace_t *t, record_log_t *log, record_t r)
 {
     if (log->n == log->cap) {
         size_t cap = 0 == log->cap ? 4096 : 2 * log->cap;
-        record_t *grown = realloc(log->recs, cap * sizeof(*grown));
+        record_t *grown = cap > MAX_RECORDS ? NULL : realloc(log->recs, cap * sizeof(*grown));
         if (NULL == grown) {
+            log->dropped++;
             return;
         }
         log->recs = grown;
@@ -154,6 +160,12 @@ trace_t *trace_create(const char *path)
     }
     /* Checked now, so that a run is not spent on a trace that cannot be
      * written. */
+    struct stat st;
+    if (0 == stat(path, &st) && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, LAUNCHER_NAME ": --trace %s: a directory\n", path);
+        trace_destroy(t);
+        return NULL;
+    }
     if (0 != access(t->dir, W_OK | X_OK)) {
         fprintf(stderr, LAUNCHER_NAME ": --trace %s: cannot write in %s: %s\n", path, t->dir,
                 strerror(errno));
@@ -203,7 +215,8 @@ void trace_launched(trace_t *t, const launcher_job_t *job, unsigned rank, double
 
 void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit_code)
 {
-    append(t, &t->main, (record_t){.kind = REC_EXIT, .job = job->index, .rank = rank, .status = exit_code});
+    append(t, &t->main,
+           (record_t){.kind = REC_EXIT, .job = job->index, .rank = rank, .status = exit_code});
 }
 
 /* ---- conversion ------------------------------------------------------- */
@@ -554,6 +567,9 @@ int trace_write(trace_t *t)
     if (0 != rc) {
         fprintf(stderr, LAUNCHER_NAME ": cannot write the trace %s/%s: %s\n", t->dir, t->base,
                 strerror(err));
+    } else if (t->server.dropped + t->main.dropped > 0) {
+        fprintf(stderr, LAUNCHER_NAME ": the trace %s/%s lacks the last %zu events (%u kept)\n",
+                t->dir, t->base, t->server.dropped + t->main.dropped, MAX_RECORDS);
     }
     return rc;
 }

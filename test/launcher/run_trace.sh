@@ -53,6 +53,10 @@ run -n 1 --trace "$work/no/such/dir/t.json" true
 check "--trace into a missing directory: exit 1 before anything starts" test "$rc" -eq 1
 check "... one line naming the directory" one_line "$err" "cannot write in $work/no/such/dir"
 
+run -n 1 --trace "$work" true
+check "--trace naming a directory: exit 1, one line" \
+  test "$rc" -eq 1 -a -n "$(one_line "$err" "trace $work: a directory" && echo y)"
+
 echo "not json" >"$work/text"
 err=$("$DROVER" trace summary "$work/text" 2>&1 >/dev/null)
 check "trace summary of a text file: exit 1" test $? -eq 1
