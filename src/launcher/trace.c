@@ -314,7 +314,9 @@ static void served(convert_t *c, const record_t *req, const record_t *rep, uint3
                    uint32_t rank)
 {
     rank_state_t *rs = rank_of(c, job, rank);
-    if (NULL == rs) {
+    if (NULL == rs || (rs->end >= 0 && req->t > rs->end)) {
+        /* A request the server read off the socket of a process already
+         * gone is not part of that process's life. */
         return;
     }
     double end = NULL != rep ? rep->t : c->end;
