@@ -51,23 +51,28 @@
  * its first ones and says how many it left out. */
 #define MAX_RECORDS (1u << 22)
 
-typedef enum { REC_REQUEST, REC_REPLY, REC_LAUNCH, REC_EXIT } record_kind_t;
+typedef enum {
+    REC_REQUEST,
+    REC_REPLY,
+    REC_LAUNCH,
+    REC_EXIT
+} record_kind_t;
 
 typedef struct record {
-    double t;           /* microseconds since the recorder started */
-    double began;       /* REC_LAUNCH: when the fork began */
-    uint64_t conn;      /* the connection; REC_LAUNCH: the pid */
+    double t; /* microseconds since the recorder started */
+    double began; /* REC_LAUNCH: when the fork began */
+    uint64_t conn; /* the connection; REC_LAUNCH: the pid */
     uint64_t bytes;
-    const char *call;   /* static */
-    uint32_t job;       /* NO_JOB: not known (yet) */
+    const char *call; /* static */
+    uint32_t job; /* NO_JOB: not known (yet) */
     uint32_t rank;
     uint32_t tag;
-    int32_t status;     /* a reply's; REC_EXIT: the exit code */
+    int32_t status; /* a reply's; REC_EXIT: the exit code */
     uint8_t kind;
 } record_t;
 
 typedef struct trace_job {
-    char *name;         /* "job K: program (nspace)" */
+    char *name; /* "job K: program (nspace)" */
     unsigned nprocs;
 } trace_job_t;
 
@@ -75,18 +80,18 @@ typedef struct trace_job {
 typedef struct record_log {
     record_t *recs;
     size_t n, cap;
-    size_t dropped;     /* past MAX_RECORDS, or for want of memory */
+    size_t dropped; /* past MAX_RECORDS, or for want of memory */
 } record_log_t;
 
 struct trace {
-    char *dir;          /* the target's directory and name */
+    char *dir; /* the target's directory and name */
     char *base;
     double t0;
-    size_t prefix_len;  /* of "drover-<pid>-", the run's namespaces */
+    size_t prefix_len; /* of "drover-<pid>-", the run's namespaces */
     char prefix[32];
     drover_server_trace_t hook;
-    record_log_t server;    /* written by the server's progress thread */
-    record_log_t main;      /* written by the main thread */
+    record_log_t server; /* written by the server's progress thread */
+    record_log_t main; /* written by the main thread */
     trace_job_t *jobs;
     unsigned njobs;
 };
@@ -132,10 +137,15 @@ static void record_event(const drover_trace_event_t *ev, void *arg)
 {
     trace_t *t = arg;
     uint32_t job = job_of(t, ev->proc->nspace);
-    append(t, &t->server, (record_t){.kind = ev->reply ? REC_REPLY : REC_REQUEST, .call = ev->call,
-                         .conn = ev->connection, .tag = ev->tag, .bytes = ev->bytes,
-                         .status = ev->status, .job = job,
-                         .rank = NO_JOB == job ? 0 : ev->proc->rank});
+    append(t, &t->server,
+           (record_t){.kind = ev->reply ? REC_REPLY : REC_REQUEST,
+                      .call = ev->call,
+                      .conn = ev->connection,
+                      .tag = ev->tag,
+                      .bytes = ev->bytes,
+                      .status = ev->status,
+                      .job = job,
+                      .rank = NO_JOB == job ? 0 : ev->proc->rank});
 }
 
 trace_t *trace_create(const char *path)
@@ -209,8 +219,12 @@ double trace_now(void)
 
 void trace_launched(trace_t *t, const launcher_job_t *job, unsigned rank, double began, pid_t pid)
 {
-    append(t, &t->main, (record_t){.kind = REC_LAUNCH, .job = job->index, .rank = rank,
-                         .began = began - t->t0, .conn = (uint64_t)pid});
+    append(t, &t->main,
+           (record_t){.kind = REC_LAUNCH,
+                      .job = job->index,
+                      .rank = rank,
+                      .began = began - t->t0,
+                      .conn = (uint64_t)pid});
 }
 
 void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit_code)
@@ -223,11 +237,11 @@ void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit
 
 /* What the conversion knows of one rank. */
 typedef struct rank_state {
-    double start, end;    /* fork began, reaped (< 0: not seen) */
+    double start, end; /* fork began, reaped (< 0: not seen) */
     int exit_code;
     pid_t pid;
-    unsigned fences;      /* fences answered or entered */
-    uint64_t committed;   /* bytes committed since its last fence */
+    unsigned fences; /* fences answered or entered */
+    uint64_t committed; /* bytes committed since its last fence */
 } rank_state_t;
 
 /* The server's view of one fence of a job. */
@@ -240,10 +254,10 @@ typedef struct fence_span {
 typedef struct convert {
     FILE *out;
     const trace_t *t;
-    rank_state_t **ranks;     /* per job, per rank */
-    fence_span_t **fences;    /* per job, per fence number - 1 */
+    rank_state_t **ranks; /* per job, per rank */
+    fence_span_t **fences; /* per job, per fence number - 1 */
     unsigned *nfences;
-    const record_t **open;    /* requests not yet answered */
+    const record_t **open; /* requests not yet answered */
     size_t nopen;
     double end;
     bool first;
@@ -257,8 +271,8 @@ static void json_string(FILE *out, const char *s)
 }
 
 /* Start one event: {"name":...,"ph":...,"pid":...,"tid":...,"ts":... */
-static void event_head(convert_t *c, const char *name, const char *ph, unsigned pid,
-                       unsigned tid, double ts)
+static void event_head(convert_t *c, const char *name, const char *ph, unsigned pid, unsigned tid,
+                       double ts)
 {
     fprintf(c->out, "%s\n{\"name\":", c->first ? "" : ",");
     c->first = false;
@@ -266,8 +280,7 @@ static void event_head(convert_t *c, const char *name, const char *ph, unsigned 
     fprintf(c->out, ",\"ph\":\"%s\",\"pid\":%u,\"tid\":%u,\"ts\":%.3f", ph, pid, tid, ts);
 }
 
-static void metadata(convert_t *c, const char *what, unsigned pid, unsigned tid,
-                     const char *name)
+static void metadata(convert_t *c, const char *what, unsigned pid, unsigned tid, const char *name)
 {
     event_head(c, what, "M", pid, tid, 0);
     fprintf(c->out, ",\"args\":{\"name\":");
@@ -475,8 +488,8 @@ static double last_time(const record_log_t *log)
 
 static int convert(const trace_t *t, FILE *out)
 {
-    convert_t c = {.out = out, .t = t, .first = true,
-                   .end = fmax(last_time(&t->server), last_time(&t->main))};
+    convert_t c = {
+        .out = out, .t = t, .first = true, .end = fmax(last_time(&t->server), last_time(&t->main))};
     c.ranks = calloc(t->njobs + 1, sizeof(*c.ranks));
     c.fences = calloc(t->njobs + 1, sizeof(*c.fences));
     c.nfences = calloc(t->njobs + 1, sizeof(*c.nfences));
@@ -540,9 +553,9 @@ int trace_write(trace_t *t)
     }
     snprintf(tmp, sizeof(tmp), ".drover-trace.%016" PRIx64, random);
     int dirfd = open(t->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    int fd = dirfd < 0 ? -1
-                       : openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                                0644);
+    int fd = dirfd < 0
+                 ? -1
+                 : openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     FILE *out = fd < 0 ? NULL : fdopen(fd, "w");
     int rc = -1;
     if (NULL != out) {

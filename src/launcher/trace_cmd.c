@@ -26,9 +26,9 @@
 /* One rank's phases, in milliseconds (NAN: it did not have it). */
 typedef struct rank_phases {
     long tid;
-    double start, end;          /* the "rank R" span, microseconds */
+    double start, end; /* the "rank R" span, microseconds */
     double fork_exec, init_end, finalize_begin;
-    double *fences;             /* by fence number - 1 */
+    double *fences; /* by fence number - 1 */
     unsigned nfences;
     unsigned gets;
 } rank_phases_t;
@@ -77,8 +77,12 @@ static rank_phases_t *collect(const trace_events_t *tr, long pid, size_t *nranks
             break;
         }
         ranks = grown;
-        ranks[n++] = (rank_phases_t){.tid = e->tid, .start = e->ts, .end = e->ts + e->dur,
-                                     .fork_exec = NAN, .init_end = NAN, .finalize_begin = NAN};
+        ranks[n++] = (rank_phases_t){.tid = e->tid,
+                                     .start = e->ts,
+                                     .end = e->ts + e->dur,
+                                     .fork_exec = NAN,
+                                     .init_end = NAN,
+                                     .finalize_begin = NAN};
     }
     for (size_t i = 0; i < tr->n; i++) {
         const trace_event_t *e = &tr->events[i];
@@ -115,7 +119,13 @@ static rank_phases_t *collect(const trace_events_t *tr, long pid, size_t *nranks
 }
 
 /* The phases of a rank; a fence is its number - 1 (from 0 up). */
-enum { PHASE_FORK_EXEC = -1, PHASE_INIT = -2, PHASE_FINALIZE = -3, PHASE_TOTAL = -4, PHASE_GETS = -5 };
+enum {
+    PHASE_FORK_EXEC = -1,
+    PHASE_INIT = -2,
+    PHASE_FINALIZE = -3,
+    PHASE_TOTAL = -4,
+    PHASE_GETS = -5
+};
 
 /* The values of one phase over the ranks that had it. */
 static size_t gather(const rank_phases_t *ranks, size_t n, double *v, int phase)
@@ -219,8 +229,10 @@ static int summary(const char *path)
     }
     trace_events_free(&tr);
     if (0 == shown) {
-        fprintf(stderr, NAME ": %s: holds no ranks of a drover run (not written by drover run "
-                        "--trace)\n", path);
+        fprintf(stderr,
+                NAME ": %s: holds no ranks of a drover run (not written by drover run "
+                     "--trace)\n",
+                path);
         return 1;
     }
     return 0;

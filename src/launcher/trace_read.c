@@ -230,9 +230,7 @@ static bool member(reader_t *r, const char *key, void *ctx)
         skip_ws(r);
         return r->p < r->end && '{' == *r->p ? items(r, true, arg, ev) : value(r, 2);
     }
-    double *slot = 0 == strcmp(key, "ts")    ? &ev->ts
-                   : 0 == strcmp(key, "dur") ? &ev->dur
-                                             : NULL;
+    double *slot = 0 == strcmp(key, "ts") ? &ev->ts : 0 == strcmp(key, "dur") ? &ev->dur : NULL;
     bool id = 0 == strcmp(key, "pid") || 0 == strcmp(key, "tid");
     if (NULL == slot && !id) {
         return value(r, 2);
