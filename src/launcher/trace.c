@@ -251,14 +251,20 @@ typedef struct fence_span {
     uint64_t received;
 } fence_span_t;
 
+/* The requests of one connection not yet answered (a few at most). */
+typedef struct open_list {
+    const record_t **reqs;
+    size_t n;
+} open_list_t;
+
 typedef struct convert {
     FILE *out;
     const trace_t *t;
     rank_state_t **ranks; /* per job, per rank */
     fence_span_t **fences; /* per job, per fence number - 1 */
     unsigned *nfences;
-    const record_t **open; /* requests not yet answered */
-    size_t nopen;
+    open_list_t *open; /* requests not yet answered, by connection */
+    size_t nconns;
     double end;
     bool first;
 } convert_t;
@@ -377,24 +383,26 @@ static void request(convert_t *c, const record_t *r)
         }
         return;
     }
-    for (size_t i = 0; i < c->nopen; i++) {
-        if (c->open[i]->conn == r->conn && c->open[i]->tag == r->tag) {
+    open_list_t *list = &c->open[r->conn];
+    for (size_t i = 0; i < list->n; i++) {
+        if (list->reqs[i]->tag == r->tag) {
             return; /* a deferred request, seen again */
         }
     }
-    const record_t **grown = realloc(c->open, (c->nopen + 1) * sizeof(*grown));
+    const record_t **grown = realloc(list->reqs, (list->n + 1) * sizeof(*grown));
     if (NULL != grown) {
-        c->open = grown;
-        c->open[c->nopen++] = r;
+        list->reqs = grown;
+        list->reqs[list->n++] = r;
     }
 }
 
 static void reply(convert_t *c, const record_t *r)
 {
-    for (size_t i = 0; i < c->nopen; i++) {
-        const record_t *req = c->open[i];
-        if (req->conn == r->conn && req->tag == r->tag) {
-            c->open[i] = c->open[--c->nopen];
+    open_list_t *list = &c->open[r->conn];
+    for (size_t i = 0; i < list->n; i++) {
+        const record_t *req = list->reqs[i];
+        if (req->tag == r->tag) {
+            list->reqs[i] = list->reqs[--list->n];
             /* A HELLO's request does not know who asks, nor whether it
              * opens a second connection; its reply does. */
             served(c, req, r, r->job, r->rank);
@@ -493,7 +501,12 @@ static int convert(const trace_t *t, FILE *out)
     c.ranks = calloc(t->njobs + 1, sizeof(*c.ranks));
     c.fences = calloc(t->njobs + 1, sizeof(*c.fences));
     c.nfences = calloc(t->njobs + 1, sizeof(*c.nfences));
-    int rc = NULL == c.ranks || NULL == c.fences || NULL == c.nfences ? -1 : 0;
+    /* Connections are numbered from 1 up, in the order they opened. */
+    for (size_t i = 0; i < t->server.n; i++) {
+        c.nconns = t->server.recs[i].conn >= c.nconns ? t->server.recs[i].conn + 1 : c.nconns;
+    }
+    c.open = calloc(c.nconns + 1, sizeof(*c.open));
+    int rc = NULL == c.ranks || NULL == c.fences || NULL == c.nfences || NULL == c.open ? -1 : 0;
     for (unsigned j = 0; 0 == rc && j < t->njobs; j++) {
         c.ranks[j] = calloc(t->jobs[j].nprocs + 1, sizeof(**c.ranks));
         if (NULL == c.ranks[j]) {
@@ -527,8 +540,11 @@ static int convert(const trace_t *t, FILE *out)
                 exited(&c, r);
             }
         }
-        for (size_t i = 0; i < c.nopen; i++) {
-            served(&c, c.open[i], NULL, c.open[i]->job, c.open[i]->rank);
+        for (size_t k = 0; k < c.nconns; k++) {
+            for (size_t i = 0; i < c.open[k].n; i++) {
+                served(&c, c.open[k].reqs[i], NULL, c.open[k].reqs[i]->job,
+                       c.open[k].reqs[i]->rank);
+            }
         }
         closing_spans(&c);
         fprintf(out, "\n]}\n");
@@ -540,6 +556,9 @@ static int convert(const trace_t *t, FILE *out)
     free(c.ranks);
     free(c.fences);
     free(c.nfences);
+    for (size_t k = 0; NULL != c.open && k < c.nconns; k++) {
+        free(c.open[k].reqs);
+    }
     free(c.open);
     return rc;
 }

@@ -52,14 +52,17 @@ static void row(const char *phase, double *v, size_t n, int decimals, const char
            decimals, v[n - 1], unit);
 }
 
+static int compare_tids(const void *a, const void *b)
+{
+    long x = ((const rank_phases_t *)a)->tid, y = ((const rank_phases_t *)b)->tid;
+    return x < y ? -1 : x > y;
+}
+
+/* ranks is sorted by tid. */
 static rank_phases_t *find_rank(rank_phases_t *ranks, size_t n, long tid)
 {
-    for (size_t i = 0; i < n; i++) {
-        if (ranks[i].tid == tid) {
-            return &ranks[i];
-        }
-    }
-    return NULL;
+    rank_phases_t key = {.tid = tid};
+    return n > 0 ? bsearch(&key, ranks, n, sizeof(*ranks), compare_tids) : NULL;
 }
 
 /* The ranks of job pid: a "rank R" span starts each. */
@@ -83,6 +86,9 @@ static rank_phases_t *collect(const trace_events_t *tr, long pid, size_t *nranks
                                      .fork_exec = NAN,
                                      .init_end = NAN,
                                      .finalize_begin = NAN};
+    }
+    if (n > 0) {
+        qsort(ranks, n, sizeof(*ranks), compare_tids);
     }
     for (size_t i = 0; i < tr->n; i++) {
         const trace_event_t *e = &tr->events[i];
