@@ -16,6 +16,9 @@
  *    O_EXCL | O_NOFOLLOW) on /dev/null; a `run --daemon` job on the fds
  *    its command handed over.
  *  - Once a job has started, only what `ps` shows is kept.
+ *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
+ *    the state directory's absolute path), for `drover trace JOB`; a
+ *    --trace of the submitter's own comes after it and wins.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -280,13 +283,35 @@ static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
     jobs->ended(jobs->arg, job->id, status);
 }
 
+/* argv[k] and argv[k + 1] become "--trace" and where a submitted job's
+ * trace goes; returns how many arguments were set (0: none). */
+static size_t trace_args(const daemon_jobs_t *jobs, const djob_t *job, char **argv, size_t k,
+                         char *path, size_t size)
+{
+    char fdlink[64], dir[PATH_MAX];
+    snprintf(fdlink, sizeof(fdlink), "/proc/self/fd/%d", jobs->dirfd);
+    ssize_t len = job->own_fds ? -1 : readlink(fdlink, dir, sizeof(dir) - 1);
+    if (len <= 0) {
+        return 0;
+    }
+    dir[len] = '\0';
+    int n = snprintf(path, size, "%s/" DAEMON_JOBS "/%u/trace.json", dir, job->id);
+    if (n < 0 || (size_t)n >= size) {
+        return 0;
+    }
+    argv[k] = "--trace";
+    argv[k + 1] = path;
+    return 2;
+}
+
 static void start(daemon_jobs_t *jobs, djob_t *job)
 {
     size_t nargs = 0;
     while (NULL != job->args[nargs]) {
         nargs++;
     }
-    char **argv = calloc(nargs + 3, sizeof(*argv));
+    char **argv = calloc(nargs + 5, sizeof(*argv));
+    char trace[PATH_MAX + 64];
     job->start = time(NULL);
     if (NULL == argv) {
         ended(jobs, job, LAUNCHER_EXIT_FAILURE);
@@ -294,7 +319,8 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     }
     argv[0] = "drover";
     argv[1] = "run";
-    memcpy(argv + 2, job->args, nargs * sizeof(*argv));
+    size_t k = 2 + trace_args(jobs, job, argv, 2, trace, sizeof(trace));
+    memcpy(argv + k, job->args, nargs * sizeof(*argv));
     pid_t daemon = getpid();
     pid_t pid = fork();
     if (0 == pid) {
