@@ -12,13 +12,21 @@
  *    Each phase prints min, median and max over the ranks that had it.
  *  - A file that is not a trace-event JSON file, or holds no rank of a
  *    drover run, is refused in one line (exit status 1).
+ *  - `drover trace JOB` prints the trace of a job submitted to the
+ *    daemon, which its run wrote in the job's directory of the daemon's
+ *    state directory (daemon_jobs.c), checked as every daemon command
+ *    checks it.
  */
+#include <ctype.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
+#include "daemon.h"
 #include "launcher.h"
 
 #define NAME "drover trace"
@@ -244,24 +252,65 @@ static int summary(const char *path)
     return 0;
 }
 
+/* The trace of daemon job id, to stdout. */
+static int job_trace(const char *id)
+{
+    char dir[PATH_MAX], sub[64];
+    for (const char *p = id; '\0' != *p || p == id; p++) {
+        if (!isdigit((unsigned char)*p) || p - id > 9) {
+            fprintf(stderr, NAME ": '%s' is not a job id\n", id);
+            return 2;
+        }
+    }
+    int dirfd = daemon_dir_open(dir, false, NAME);
+    if (dirfd < 0) {
+        return 1;
+    }
+    snprintf(sub, sizeof(sub), DAEMON_JOBS "/%s/trace.json", id);
+    int fd = openat(dirfd, sub, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    close(dirfd);
+    if (fd < 0) {
+        fprintf(stderr,
+                NAME ": job %s has no trace (no such job, still running, or run with drover "
+                     "run --daemon, whose --trace FILE is the caller's)\n",
+                id);
+        return 1;
+    }
+    char buf[65536];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof(buf))) > 0 && (size_t)n == fwrite(buf, 1, (size_t)n, stdout)) {
+    }
+    close(fd);
+    if (0 != n || 0 != fflush(stdout)) {
+        fprintf(stderr, NAME ": cannot copy the trace of job %s\n", id);
+        return 1;
+    }
+    return 0;
+}
+
 static int trace_command(int argc, char **argv)
 {
     if (3 == argc && 0 == strcmp(argv[1], "summary")) {
         return summary(argv[2]);
     }
+    if (2 == argc && '-' != argv[1][0] && 0 != strcmp(argv[1], "summary")) {
+        return job_trace(argv[1]);
+    }
     if (2 == argc && (0 == strcmp(argv[1], "-h") || 0 == strcmp(argv[1], "--help"))) {
-        printf("usage: drover trace summary FILE\n\n"
+        printf("usage: drover trace summary FILE\n"
+               "       drover trace JOB\n\n"
                "Per-phase statistics (min, median, max over the ranks) of a trace\n"
-               "written by `drover run --trace FILE`.\n");
+               "written by `drover run --trace FILE`; or the trace of a job submitted\n"
+               "to the daemon, to stdout.\n");
         return 0;
     }
-    fprintf(stderr, "usage: drover trace summary FILE\n");
+    fprintf(stderr, "usage: drover trace summary FILE | drover trace JOB\n");
     return 2;
 }
 
 const drover_command_t command_trace = {
     .name = "trace",
-    .usage = "summary FILE",
+    .usage = "summary FILE | JOB",
     .summary = "per-phase statistics of a drover run --trace file",
     .run = trace_command,
 };
