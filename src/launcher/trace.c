@@ -14,8 +14,10 @@
  *  - One process per job (pid = job index + 1, named after the job: pid 0
  *    is the kernel's in Perfetto), one thread per rank (tid = rank), and
  *    one more (tid = the job's size) for the server's view of the job's
- *    fences: the k-th from the first rank's arrival at its k-th fence to
- *    the last release. Times are microseconds since the recorder started.
+ *    collectives (fence, connect, disconnect, group construct and
+ *    destruct): the K-th of a kind from the first rank's arrival at its
+ *    K-th to the last release. Times are microseconds since the recorder
+ *    started.
  *  - Per rank: "rank R" spans the process from fork to reaping, holding
  *    "fork+exec", each served request ("PMIx_Init", "PMIx_Fence K" with
  *    the bytes the rank committed since its previous fence and the bytes
@@ -235,21 +237,38 @@ void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit
 
 /* ---- conversion ------------------------------------------------------- */
 
+/* The collectives, numbered per rank (the K-th fence) and shown as the
+ * server saw them. */
+static const char *const collectives[] = {"PMIx_Fence", "PMIx_Connect", "PMIx_Disconnect",
+                                          "PMIx_Group_construct", "PMIx_Group_destruct"};
+#define NCOLLECTIVES (sizeof(collectives) / sizeof(collectives[0]))
+
 /* What the conversion knows of one rank. */
 typedef struct rank_state {
     double start, end; /* fork began, reaped (< 0: not seen) */
     int exit_code;
     pid_t pid;
-    unsigned fences; /* fences answered or entered */
+    unsigned entered[NCOLLECTIVES]; /* collectives of each kind so far */
     uint64_t committed; /* bytes committed since its last fence */
 } rank_state_t;
 
-/* The server's view of one fence of a job. */
-typedef struct fence_span {
+/* The server's view of the K-th collective of a kind in a job. */
+typedef struct span {
     double first, last;
     unsigned ranks;
     uint64_t received;
-} fence_span_t;
+} span_t;
+
+typedef struct span_list {
+    span_t *spans; /* by K - 1 */
+    unsigned n;
+} span_list_t;
+
+/* What the conversion knows of one job. */
+typedef struct job_state {
+    rank_state_t *ranks;
+    span_list_t collectives[NCOLLECTIVES];
+} job_state_t;
 
 /* The requests of one connection not yet answered (a few at most). */
 typedef struct open_list {
@@ -260,9 +279,7 @@ typedef struct open_list {
 typedef struct convert {
     FILE *out;
     const trace_t *t;
-    rank_state_t **ranks; /* per job, per rank */
-    fence_span_t **fences; /* per job, per fence number - 1 */
-    unsigned *nfences;
+    job_state_t *jobs;
     open_list_t *open; /* requests not yet answered, by connection */
     size_t nconns;
     double end;
@@ -296,27 +313,39 @@ static void metadata(convert_t *c, const char *what, unsigned pid, unsigned tid,
 
 static rank_state_t *rank_of(convert_t *c, uint32_t job, uint32_t rank)
 {
-    if (job >= c->t->njobs || NULL == c->ranks[job] || rank >= c->t->jobs[job].nprocs) {
+    if (job >= c->t->njobs || NULL == c->jobs[job].ranks || rank >= c->t->jobs[job].nprocs) {
         return NULL;
     }
-    return &c->ranks[job][rank];
+    return &c->jobs[job].ranks[rank];
 }
 
-static void note_fence(convert_t *c, uint32_t job, unsigned k, double begin, double end,
-                       uint64_t received)
+/* Which collective call is, or NCOLLECTIVES. */
+static size_t collective_of(const char *call)
 {
-    if (k > c->nfences[job]) {
-        fence_span_t *grown = realloc(c->fences[job], k * sizeof(*grown));
+    size_t k = 0;
+    while (k < NCOLLECTIVES && 0 != strcmp(call, collectives[k])) {
+        k++;
+    }
+    return k;
+}
+
+/* A rank's part in the k-th collective of its kind: the server's span of
+ * it runs from the first arrival to the last release. */
+static void note_collective(span_list_t *list, unsigned k, double begin, double end,
+                            uint64_t received)
+{
+    if (k > list->n) {
+        span_t *grown = realloc(list->spans, k * sizeof(*grown));
         if (NULL == grown) {
             return;
         }
-        for (unsigned i = c->nfences[job]; i < k; i++) {
-            grown[i] = (fence_span_t){.first = -1};
+        for (unsigned i = list->n; i < k; i++) {
+            grown[i] = (span_t){.first = -1};
         }
-        c->fences[job] = grown;
-        c->nfences[job] = k;
+        list->spans = grown;
+        list->n = k;
     }
-    fence_span_t *f = &c->fences[job][k - 1];
+    span_t *f = &list->spans[k - 1];
     if (f->first < 0 || begin < f->first) {
         f->first = begin;
     }
@@ -345,18 +374,20 @@ static void served(convert_t *c, const record_t *req, const record_t *rep, uint3
         end = rs->end;
     }
     const char *call = NULL != rep ? rep->call : req->call;
+    uint64_t received = NULL != rep ? rep->bytes : 0;
+    size_t kind = collective_of(call);
     char name[64];
     snprintf(name, sizeof(name), "%s", call);
-    bool fence = 0 == strcmp(call, "PMIx_Fence");
-    if (fence) {
-        snprintf(name, sizeof(name), "PMIx_Fence %u", ++rs->fences);
+    if (kind < NCOLLECTIVES) {
+        unsigned k = ++rs->entered[kind];
+        snprintf(name, sizeof(name), "%s %u", call, k);
+        note_collective(&c->jobs[job].collectives[kind], k, req->t, end, received);
     }
     event_head(c, name, "X", job + 1, rank, req->t);
     fprintf(c->out, ",\"dur\":%.3f,\"cat\":\"pmix\",\"args\":{", end - req->t);
-    if (fence) {
+    if (0 == kind) {
         fprintf(c->out, "\"contributed\":%" PRIu64 ",\"received\":%" PRIu64 ",", rs->committed,
-                NULL != rep ? rep->bytes : 0);
-        note_fence(c, job, rs->fences, req->t, end, NULL != rep ? rep->bytes : 0);
+                received);
         rs->committed = 0;
     } else {
         fprintf(c->out, "\"request_bytes\":%" PRIu64 ",\"reply_bytes\":%" PRIu64 ",", req->bytes,
@@ -436,14 +467,14 @@ static void exited(convert_t *c, const record_t *r)
     fprintf(c->out, ",\"s\":\"t\",\"cat\":\"launch\",\"args\":{\"exit_code\":%d}}", r->status);
 }
 
-/* The spans known only at the end: each rank's life, each fence as the
+/* The spans known only at the end: each rank's life, each collective as the
  * server saw it. */
 static void closing_spans(convert_t *c)
 {
     const trace_t *t = c->t;
     for (unsigned j = 0; j < t->njobs; j++) {
-        for (unsigned r = 0; NULL != c->ranks[j] && r < t->jobs[j].nprocs; r++) {
-            rank_state_t *rs = &c->ranks[j][r];
+        for (unsigned r = 0; NULL != c->jobs[j].ranks && r < t->jobs[j].nprocs; r++) {
+            rank_state_t *rs = &c->jobs[j].ranks[r];
             if (rs->start < 0) {
                 continue;
             }
@@ -459,18 +490,21 @@ static void closing_spans(convert_t *c)
                 fprintf(c->out, "\"exit_code\":%d}}", rs->exit_code);
             }
         }
-        for (unsigned k = 0; k < c->nfences[j]; k++) {
-            const fence_span_t *f = &c->fences[j][k];
-            if (f->first < 0) {
-                continue;
+        for (size_t kind = 0; kind < NCOLLECTIVES; kind++) {
+            const span_list_t *list = &c->jobs[j].collectives[kind];
+            for (unsigned k = 0; k < list->n; k++) {
+                const span_t *f = &list->spans[k];
+                if (f->first < 0) {
+                    continue;
+                }
+                char name[64];
+                snprintf(name, sizeof(name), "%s %u", collectives[kind], k + 1);
+                event_head(c, name, "X", j + 1, t->jobs[j].nprocs, f->first);
+                fprintf(c->out,
+                        ",\"dur\":%.3f,\"cat\":\"server\",\"args\":{\"ranks\":%u,"
+                        "\"received\":%" PRIu64 "}}",
+                        f->last - f->first, f->ranks, f->received);
             }
-            char name[32];
-            snprintf(name, sizeof(name), "PMIx_Fence %u", k + 1);
-            event_head(c, name, "X", j + 1, t->jobs[j].nprocs, f->first);
-            fprintf(c->out,
-                    ",\"dur\":%.3f,\"cat\":\"server\",\"args\":{\"ranks\":%u,"
-                    "\"received\":%" PRIu64 "}}",
-                    f->last - f->first, f->ranks, f->received);
         }
     }
 }
@@ -498,24 +532,23 @@ static int convert(const trace_t *t, FILE *out)
 {
     convert_t c = {
         .out = out, .t = t, .first = true, .end = fmax(last_time(&t->server), last_time(&t->main))};
-    c.ranks = calloc(t->njobs + 1, sizeof(*c.ranks));
-    c.fences = calloc(t->njobs + 1, sizeof(*c.fences));
-    c.nfences = calloc(t->njobs + 1, sizeof(*c.nfences));
+    c.jobs = calloc(t->njobs + 1, sizeof(*c.jobs));
     /* Connections are numbered from 1 up, in the order they opened. */
     for (size_t i = 0; i < t->server.n; i++) {
         c.nconns = t->server.recs[i].conn >= c.nconns ? t->server.recs[i].conn + 1 : c.nconns;
     }
     c.open = calloc(c.nconns + 1, sizeof(*c.open));
-    int rc = NULL == c.ranks || NULL == c.fences || NULL == c.nfences || NULL == c.open ? -1 : 0;
+    int rc = NULL == c.jobs || NULL == c.open ? -1 : 0;
     for (unsigned j = 0; 0 == rc && j < t->njobs; j++) {
-        c.ranks[j] = calloc(t->jobs[j].nprocs + 1, sizeof(**c.ranks));
-        if (NULL == c.ranks[j]) {
+        rank_state_t *ranks = calloc(t->jobs[j].nprocs + 1, sizeof(*ranks));
+        if (NULL == ranks) {
             rc = -1;
             break;
         }
         for (unsigned r = 0; r < t->jobs[j].nprocs; r++) {
-            c.ranks[j][r] = (rank_state_t){.start = -1, .end = -1};
+            ranks[r] = (rank_state_t){.start = -1, .end = -1};
         }
+        c.jobs[j].ranks = ranks;
     }
     if (0 == rc) {
         fprintf(out, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
@@ -549,13 +582,13 @@ static int convert(const trace_t *t, FILE *out)
         closing_spans(&c);
         fprintf(out, "\n]}\n");
     }
-    for (unsigned j = 0; j < t->njobs; j++) {
-        free(NULL != c.ranks ? c.ranks[j] : NULL);
-        free(NULL != c.fences ? c.fences[j] : NULL);
+    for (unsigned j = 0; NULL != c.jobs && j < t->njobs; j++) {
+        free(c.jobs[j].ranks);
+        for (size_t kind = 0; kind < NCOLLECTIVES; kind++) {
+            free(c.jobs[j].collectives[kind].spans);
+        }
     }
-    free(c.ranks);
-    free(c.fences);
-    free(c.nfences);
+    free(c.jobs);
     for (size_t k = 0; NULL != c.open && k < c.nconns; k++) {
         free(c.open[k].reqs);
     }
