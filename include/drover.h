@@ -15,6 +15,7 @@
 #ifndef DROVER_H
 #define DROVER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -142,6 +143,35 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * process pid: call it once the process exists (after fork). Returns
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
 PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid);
+
+/* PMIx_server_init attribute (PMIX_POINTER to a drover_server_trace_t,
+ * which must stay valid until PMIx_server_finalize returns): the server
+ * calls its record function for every request a client or tool sends and
+ * for every reply, as they happen, so that the host can time what its
+ * clients ask (`drover run --trace` does). record runs in the server's
+ * progress thread; it must be quick and must not call the server. Without
+ * the attribute the server checks one pointer per message and nothing
+ * more. */
+#define DROVER_SERVER_TRACE "drover.srv.trace"
+
+/* One request arriving or its reply leaving. Borrowed for the call. */
+typedef struct drover_trace_event {
+    bool reply;              /* false: a request arrived; true: a reply left */
+    const char *call;        /* the API call served ("PMIx_Fence"); static */
+    const pmix_proc_t *proc; /* who asked; an empty namespace until a HELLO
+                              * (PMIx_Init) has been answered */
+    uint64_t connection;     /* the connection, never reused: with tag, it
+                              * pairs a reply with its request */
+    uint32_t tag;
+    size_t bytes;            /* the request's payload, or the whole reply */
+    pmix_status_t status;    /* a reply's */
+} drover_trace_event_t;
+
+typedef struct drover_server_trace {
+    void (*record)(const drover_trace_event_t *event, void *arg);
+    void *arg;
+} drover_server_trace_t;
+
 /* ---- Declared datatypes (docs/datatypes.md) ------------------------------ */
 
 /* Types declared in YAML (PDI's specification-tree dialect) are registered

@@ -16,6 +16,10 @@
 # drover's per-round cost at 2,500 and 10,000 rounds, which stays flat
 # when a get's answer does not grow with the keys the target holds.
 # PUTGET_REPS (default 3) runs of each, the median kept.
+#
+# Both tables add drover with --trace (docs/launcher.md, timeline trace):
+# what recording every request costs, as the ratio traced / untraced
+# (target < 1.05).
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,6 +46,8 @@ run_under() {
     for ((i = 0; i < reps; i++)); do
         if [ "$launcher" = drover ]; then
             "$drover" run -n "$n" --oversubscribe "$@"
+        elif [ "$launcher" = traced ]; then
+            "$drover" run -n "$n" --oversubscribe --trace "$work/trace.json" "$@"
         else
             mpirun --allow-run-as-root --oversubscribe -n "$n" \
                 -x LD_LIBRARY_PATH="$openpmix" "$@"
@@ -57,27 +63,31 @@ medians() {
         END { if (n) print key, v[int((n + 1) / 2)] }'
 }
 
-echo "| figure | ranks | OpenPMIx (mpirun) us | drover us | drover / OpenPMIx | target |"
-echo "|---|---|---|---|---|---|"
+echo "| figure | ranks | OpenPMIx (mpirun) us | drover us | drover / OpenPMIx | target | drover --trace us | traced / drover |"
+echo "|---|---|---|---|---|---|---|---|"
 for n in 2 8; do
     run_under mpirun "$n" | medians >"$work/openpmix.$n"
     run_under drover "$n" | medians >"$work/drover.$n"
-    join <(sort "$work/openpmix.$n") <(sort "$work/drover.$n") |
+    run_under traced "$n" | medians >"$work/traced.$n"
+    join <(sort "$work/openpmix.$n") <(sort "$work/drover.$n") | join - <(sort "$work/traced.$n") |
         awk -v n="$n" '
             BEGIN { target["get_job"] = "<= 0.10"; target["get_peer"] = "<= 0.10";
                     target["fence"] = "<= 0.50"; target["fence_1k"] = "<= 0.50";
                     target["init"] = "" }
-            { printf "| %s | %d | %.3f | %.3f | %.3f | %s |\n", $1, n, $2, $3, $3 / $2, target[$1] }'
+            { printf "| %s | %d | %.3f | %.3f | %.3f | %s | %.3f | %.3f |\n", $1, n, $2, $3, $3 / $2,
+                     target[$1], $4, $4 / $3 }'
 done
 
 echo
-echo "| put+commit+get of the neighbour's new key | ranks | OpenPMIx (mpirun) us/round | drover us/round | drover / OpenPMIx |"
-echo "|---|---|---|---|---|"
+echo "| put+commit+get of the neighbour's new key | ranks | OpenPMIx (mpirun) us/round | drover us/round | drover / OpenPMIx | drover --trace us/round | traced / drover |"
+echo "|---|---|---|---|---|---|---|"
 for rounds in 250 500; do
     reps=$putget_reps run_under mpirun 4 "$putget" $rounds | medians >"$work/putget.openpmix"
     reps=$putget_reps run_under drover 4 "$putget" $rounds | medians >"$work/putget.drover"
-    join "$work/putget.openpmix" "$work/putget.drover" |
-        awk '{ printf "| %s rounds | 4 | %.1f | %.1f | %.4f |\n", substr($1, 8), $2, $3, $3 / $2 }'
+    reps=$putget_reps run_under traced 4 "$putget" $rounds | medians >"$work/putget.traced"
+    join "$work/putget.openpmix" "$work/putget.drover" | join - "$work/putget.traced" |
+        awk '{ printf "| %s rounds | 4 | %.1f | %.1f | %.4f | %.1f | %.3f |\n", substr($1, 8), $2, $3,
+               $3 / $2, $4, $4 / $3 }'
 done
 for rounds in 2500 10000; do
     reps=$putget_reps run_under drover 4 "$putget" $rounds | medians

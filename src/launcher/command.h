@@ -25,5 +25,6 @@ extern const drover_command_t command_wait;
 extern const drover_command_t command_kill;
 extern const drover_command_t command_output;
 extern const drover_command_t command_types;
+extern const drover_command_t command_trace;
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

@@ -16,6 +16,9 @@
  *    O_EXCL | O_NOFOLLOW) on /dev/null; a `run --daemon` job on the fds
  *    its command handed over.
  *  - Once a job has started, only what `ps` shows is kept.
+ *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
+ *    the state directory's absolute path), for `drover trace JOB`; a
+ *    --trace of the submitter's own comes after it and wins.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -289,13 +292,35 @@ static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
     jobs->ended(jobs->arg, job->id, status);
 }
 
+/* argv[k] and argv[k + 1] become "--trace" and where a submitted job's
+ * trace goes; returns how many arguments were set (0: none). */
+static size_t trace_args(const daemon_jobs_t *jobs, const djob_t *job, char **argv, size_t k,
+                         char *path, size_t size)
+{
+    char fdlink[64], dir[PATH_MAX];
+    snprintf(fdlink, sizeof(fdlink), "/proc/self/fd/%d", jobs->dirfd);
+    ssize_t len = job->own_fds ? -1 : readlink(fdlink, dir, sizeof(dir) - 1);
+    if (len <= 0) {
+        return 0;
+    }
+    dir[len] = '\0';
+    int n = snprintf(path, size, "%s/" DAEMON_JOBS "/%u/trace.json", dir, job->id);
+    if (n < 0 || (size_t)n >= size) {
+        return 0;
+    }
+    argv[k] = "--trace";
+    argv[k + 1] = path;
+    return 2;
+}
+
 static void start(daemon_jobs_t *jobs, djob_t *job)
 {
     size_t nargs = 0;
     while (NULL != job->args[nargs]) {
         nargs++;
     }
-    char **argv = calloc(nargs + 3, sizeof(*argv));
+    char **argv = calloc(nargs + 5, sizeof(*argv));
+    char trace[PATH_MAX + 64];
     job->start = time(NULL);
     if (NULL == argv) {
         ended(jobs, job, LAUNCHER_EXIT_FAILURE);
@@ -303,7 +328,8 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     }
     argv[0] = "drover";
     argv[1] = "run";
-    memcpy(argv + 2, job->args, nargs * sizeof(*argv));
+    size_t k = 2 + trace_args(jobs, job, argv, 2, trace, sizeof(trace));
+    memcpy(argv + k, job->args, nargs * sizeof(*argv));
     pid_t daemon = getpid();
     pid_t pid = fork();
     if (0 == pid) {
@@ -429,21 +455,6 @@ static void when(char *buf, size_t size, time_t t, bool json)
     }
 }
 
-/* s as the contents of a JSON string. */
-static void json_string(FILE *out, const char *s)
-{
-    for (; '\0' != *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if ('"' == c || '\\' == c) {
-            fprintf(out, "\\%c", c);
-        } else if (c < 0x20) {
-            fprintf(out, "\\u%04x", c);
-        } else {
-            fputc(c, out);
-        }
-    }
-}
-
 char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json)
 {
     char *text = NULL;
@@ -474,7 +485,7 @@ char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json)
                     "\"start\": %s, \"end\": %s, \"exit_status\": %s, \"command\": \"",
                     0 == j ? "" : ",", job->id, state_name(job), job->ranks, (int)job->pid, start,
                     end, status);
-            json_string(out, job->command);
+            json_escape(out, job->command);
             fputs("\"}", out);
         } else {
             fprintf(out, "%-5u %-9s %5u  %-20s  %-20s  %6s  %s\n", job->id, state_name(job),

@@ -17,6 +17,7 @@ static const drover_command_t *const commands[] = {
     &command_kill,
     &command_output,
     &command_types,
+    &command_trace,
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -714,7 +714,7 @@ pmix_status_t host_start(launcher_t *run)
     /* The library shares drover's topology rather than loading its own:
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
-    pmix_info_t info[4];
+    pmix_info_t info[5];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
@@ -724,7 +724,11 @@ pmix_status_t host_start(launcher_t *run)
     /* drover forks every client: only that process may claim its rank. */
     bool yes = true;
     PMIX_INFO_LOAD(&info[3], DROVER_SERVER_CLIENT_PIDS, &yes, PMIX_BOOL);
-    pmix_status_t rc = PMIx_server_init(&module, info, 4);
+    size_t ninfo = 4;
+    if (NULL != run->trace) {
+        trace_server_info(run->trace, &info[ninfo++]);
+    }
+    pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
     for (size_t i = 0; i < 2; i++) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }

@@ -32,7 +32,6 @@
 
 #include "drover.h"
 #include "launcher.h"
-#include "drover.h"
 #include "pmix.h"
 #include "pmix_server.h"
 
@@ -214,8 +213,12 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         goto done;
     }
     child.affinity = mapping_affinity(&job->map, &run->topo, r, &child.affinity_size);
+    double began = NULL != run->trace ? trace_now() : 0;
     pid_t pid = launch_fork(&child);
     err = errno;
+    if (NULL != run->trace && pid > 0) {
+        trace_launched(run->trace, job, r, began, pid);
+    }
     iof_launched(run->iof, p->stream, pid > 0);
     if (NULL != child.affinity) {
         CPU_FREE(child.affinity);
@@ -285,6 +288,9 @@ static pmix_status_t prepare(launcher_job_t *job)
 pmix_status_t job_start(launcher_job_t *job)
 {
     launcher_t *run = job->run;
+    if (NULL != run->trace) {
+        trace_job(run->trace, job);
+    }
     pmix_status_t rc = prepare(job);
     if (PMIX_SUCCESS != rc) {
         job->state = PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
@@ -436,6 +442,9 @@ static void proc_ended(launcher_t *run, launcher_job_t *job, unsigned rank, int 
             job_fail(run, p->exit_code, LAUNCHER_NAME ": %s (pid %d) exited with status %d", who,
                      (int)p->pid, p->exit_code);
         }
+    }
+    if (NULL != run->trace) {
+        trace_exited(run->trace, job, rank, p->exit_code);
     }
     if (0 != p->exit_code && 0 == job->exit_code) {
         job->exit_code = p->exit_code;

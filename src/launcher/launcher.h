@@ -45,6 +45,7 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <hwloc.h>
@@ -102,6 +103,7 @@ typedef struct launcher_options {
     bool stop_on_exec;        /* --stop-in-app: debugger directives */
     bool stop_in_app;         /* for every rank (debug.c) */
     const char *types;        /* --types FILE, or NULL */
+    const char *trace;        /* --trace FILE, or NULL */
     char *types_text;         /* its text, checked before anything starts */
     const char *job;          /* the job file, or NULL (see jobfile.c) */
     bool grace_given;         /* --grace was on the command line */
@@ -610,6 +612,60 @@ void spawn_job(launcher_t *run, const pmix_proc_t *requestor, const pmix_info_t 
                size_t ninfo, const pmix_app_t *apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
                void *cbdata);
 
+/* ---- json.c ----------------------------------------------------------- */
+
+/* Write s as the contents of a JSON string (without the quotes). */
+void json_escape(FILE *out, const char *s);
+
+/* ---- trace.c ---------------------------------------------------------- */
+
+typedef struct trace trace_t;
+
+/* A recorder for `--trace path` (path's directory must be writable now),
+ * or NULL after a one-line message. Caller frees with trace_destroy. */
+trace_t *trace_create(const char *path);
+
+/* Load *info with the server attribute that feeds t (DROVER_SERVER_TRACE;
+ * it points into t). */
+void trace_server_info(trace_t *t, pmix_info_t *info);
+
+/* The main thread's moments: a job about to start; process rank forked
+ * (the fork began at began, a trace_now time, and exec has happened);
+ * process rank reaped with exit_code (128 + signal when killed). */
+void trace_job(trace_t *t, const launcher_job_t *job);
+double trace_now(void);
+void trace_launched(trace_t *t, const launcher_job_t *job, unsigned rank, double began, pid_t pid);
+void trace_exited(trace_t *t, const launcher_job_t *job, unsigned rank, int exit_code);
+
+/* Write what was recorded to the file, atomically. Call once the server
+ * has stopped. Returns 0, or -1 after a one-line message. */
+int trace_write(trace_t *t);
+
+/* Accepts NULL. */
+void trace_destroy(trace_t *t);
+
+/* ---- trace_read.c ----------------------------------------------------- */
+
+/* One event of a trace-event file, as far as a summary needs it. */
+typedef struct trace_event {
+    char name[64];
+    char label[128];      /* a metadata event's args.name */
+    char ph;
+    long pid, tid;        /* -1: absent, or not a number */
+    double ts, dur;       /* microseconds; dur -1: absent */
+} trace_event_t;
+
+typedef struct trace_events {
+    trace_event_t *events;
+    size_t n, cap;
+} trace_events_t;
+
+/* Read the events of a trace-event JSON file. Returns 0 (free with
+ * trace_events_free), or -1 with why (a phrase naming the problem and
+ * where) and nothing allocated. */
+int trace_read(const char *path, trace_events_t *out, char *why, size_t size);
+void trace_events_free(trace_events_t *events);
+
 /* ---- run.c: the run itself -------------------------------------------- */
 
 struct launcher {
@@ -619,6 +675,7 @@ struct launcher {
     launcher_session_t session;
     iof_t *iof;
     pubsub_t *pubsub;
+    trace_t *trace;               /* --trace, or NULL */
     char hostname[256];
     char **base_env;              /* launch_base_env */
     char *openmpi_shm;            /* openmpi_shm_dir, or NULL */

@@ -205,6 +205,12 @@ static int set_job(launcher_options_t *opts, const char *name, const char *value
     return 0;
 }
 
+static int set_trace(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->trace = value;
+    return 0;
+}
+
 /* The names policies are known by; a table so parsing and printing agree. */
 static const struct {
     const char *name;
@@ -282,6 +288,7 @@ static const option_spec_t specs[] = {
     {{"--types"}, "FILE", set_types, "declare FILE's YAML datatypes in every rank"},
     {{"--job"}, "FILE", set_job,
      "run the YAML job file FILE (also: a last word ending in .yml or .yaml)"},
+    {{"--trace"}, "FILE", set_trace, "write a timeline of the run to FILE (trace-event JSON)"},
     {{"--use-hwthread-cpus"}, NULL, set_hwthreads,
      "count hardware threads, not cores, as slots"},
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,

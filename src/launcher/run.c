@@ -422,11 +422,20 @@ static int run_command(int argc, char **argv)
     }
     signal(SIGPIPE, SIG_IGN);
     launcher_t run = {.opts = &opts, .started = run_now()};
+    if (NULL != opts.trace && NULL == (run.trace = trace_create(opts.trace))) {
+        options_release(&opts);
+        return LAUNCHER_EXIT_FAILURE;
+    }
     run.session = SESSION_NONE;
     if (0 != gethostname(run.hostname, sizeof(run.hostname) - 1)) {
         snprintf(run.hostname, sizeof(run.hostname), "localhost");
     }
     int status = execute(&run);
+    /* Whatever the ending: the server has stopped, the record is whole. */
+    if (NULL != run.trace && 0 != trace_write(run.trace) && 0 == status) {
+        status = LAUNCHER_EXIT_FAILURE;
+    }
+    trace_destroy(run.trace);
     teardown(&run);
     options_release(&opts);
     if (0 != run.interrupted_by) {

@@ -76,6 +76,9 @@ static const char *unmappable(const launcher_options_t *opts)
     if (opts->timeout > 0) {
         return "--timeout";
     }
+    if (NULL != opts->trace) {
+        return "--trace";
+    }
     if (POLICY_DEFAULT != opts->map_by) {
         return "--map-by";
     }

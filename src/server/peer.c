@@ -40,37 +40,55 @@
 static const struct {
     peer_handler_t handle;
     bool ordered;                /* starts with the sender's commit count */
+    const char *call;            /* the API call it serves, for traces */
 } handlers[PROTOCOL_COMMAND_MAX] = {
-    [PROTOCOL_HELLO] = {hello_request},
-    [PROTOCOL_FINALIZE] = {hello_finalize_request},
-    [PROTOCOL_ABORT] = {abort_request},
-    [PROTOCOL_COMMIT] = {data_commit_request},
-    [PROTOCOL_FENCE] = {fence_request, true},
-    [PROTOCOL_GET] = {data_get_request, true},
-    [PROTOCOL_NOTIFY] = {notify_request},
-    [PROTOCOL_QUERY] = {query_request},
-    [PROTOCOL_JOB_CONTROL] = {job_control_request},
-    [PROTOCOL_LOG] = {log_request},
-    [PROTOCOL_CONNECT] = {connect_request},
-    [PROTOCOL_DISCONNECT] = {connect_disconnect_request},
-    [PROTOCOL_PUBLISH] = {publish_request},
-    [PROTOCOL_LOOKUP] = {publish_lookup_request},
-    [PROTOCOL_UNPUBLISH] = {publish_unpublish_request},
-    [PROTOCOL_SPAWN] = {spawn_request},
-    [PROTOCOL_GROUP_CONSTRUCT] = {group_construct_request},
-    [PROTOCOL_GROUP_DESTRUCT] = {group_destruct_request},
-    [PROTOCOL_GROUP_INVITE] = {group_invite_request},
-    [PROTOCOL_GROUP_JOIN] = {group_join_request},
-    [PROTOCOL_GROUP_LEAVE] = {group_leave_request},
-    [PROTOCOL_ALLOCATE] = {allocation_request},
-    [PROTOCOL_MONITOR] = {monitor_request},
-    [PROTOCOL_FABRIC] = {fabric_request},
-    [PROTOCOL_GET_CREDENTIAL] = {credential_get_request},
-    [PROTOCOL_VALIDATE_CREDENTIAL] = {credential_validate_request},
-    [PROTOCOL_IOF_PULL] = {iof_pull_request},
-    [PROTOCOL_IOF_DEREGISTER] = {iof_deregister_request},
-    [PROTOCOL_IOF_PUSH] = {iof_push_request},
+    [PROTOCOL_HELLO] = {hello_request, false, "PMIx_Init"},
+    [PROTOCOL_FINALIZE] = {hello_finalize_request, false, "PMIx_Finalize"},
+    [PROTOCOL_ABORT] = {abort_request, false, "PMIx_Abort"},
+    [PROTOCOL_COMMIT] = {data_commit_request, false, "PMIx_Commit"},
+    [PROTOCOL_FENCE] = {fence_request, true, "PMIx_Fence"},
+    [PROTOCOL_GET] = {data_get_request, true, "PMIx_Get"},
+    [PROTOCOL_NOTIFY] = {notify_request, false, "PMIx_Notify_event"},
+    [PROTOCOL_QUERY] = {query_request, false, "PMIx_Query_info"},
+    [PROTOCOL_JOB_CONTROL] = {job_control_request, false, "PMIx_Job_control"},
+    [PROTOCOL_LOG] = {log_request, false, "PMIx_Log"},
+    [PROTOCOL_CONNECT] = {connect_request, false, "PMIx_Connect"},
+    [PROTOCOL_DISCONNECT] = {connect_disconnect_request, false, "PMIx_Disconnect"},
+    [PROTOCOL_PUBLISH] = {publish_request, false, "PMIx_Publish"},
+    [PROTOCOL_LOOKUP] = {publish_lookup_request, false, "PMIx_Lookup"},
+    [PROTOCOL_UNPUBLISH] = {publish_unpublish_request, false, "PMIx_Unpublish"},
+    [PROTOCOL_SPAWN] = {spawn_request, false, "PMIx_Spawn"},
+    [PROTOCOL_GROUP_CONSTRUCT] = {group_construct_request, false, "PMIx_Group_construct"},
+    [PROTOCOL_GROUP_DESTRUCT] = {group_destruct_request, false, "PMIx_Group_destruct"},
+    [PROTOCOL_GROUP_INVITE] = {group_invite_request, false, "PMIx_Group_invite"},
+    [PROTOCOL_GROUP_JOIN] = {group_join_request, false, "PMIx_Group_join"},
+    [PROTOCOL_GROUP_LEAVE] = {group_leave_request, false, "PMIx_Group_leave"},
+    [PROTOCOL_ALLOCATE] = {allocation_request, false, "PMIx_Allocation_request"},
+    [PROTOCOL_MONITOR] = {monitor_request, false, "PMIx_Process_monitor"},
+    [PROTOCOL_FABRIC] = {fabric_request, false, "PMIx_Fabric_register"},
+    [PROTOCOL_GET_CREDENTIAL] = {credential_get_request, false, "PMIx_Get_credential"},
+    [PROTOCOL_VALIDATE_CREDENTIAL] = {credential_validate_request, false,
+                                      "PMIx_Validate_credential"},
+    [PROTOCOL_IOF_PULL] = {iof_pull_request, false, "PMIx_IOF_pull"},
+    [PROTOCOL_IOF_DEREGISTER] = {iof_deregister_request, false, "PMIx_IOF_deregister"},
+    [PROTOCOL_IOF_PUSH] = {iof_push_request, false, "PMIx_IOF_push"},
 };
+
+/* Tell the host's trace of a request or reply (DROVER_SERVER_TRACE). */
+static void trace(const server_peer_t *peer, bool reply, uint16_t command, uint32_t tag,
+                  size_t bytes, pmix_status_t status)
+{
+    if (command >= PROTOCOL_COMMAND_MAX || NULL == handlers[command].call) {
+        return;
+    }
+    /* A client's second connection says HELLO too: not another PMIx_Init. */
+    const char *call = peer->direct && PROTOCOL_HELLO == command ? "direct connection"
+                                                                 : handlers[command].call;
+    drover_trace_event_t ev = {.reply = reply, .call = call,
+                               .proc = &peer->proc, .connection = peer->serial, .tag = tag,
+                               .bytes = bytes, .status = status};
+    server.trace.record(&ev, server.trace.arg);
+}
 
 /* Output queued for one peer above which its input is no longer read,
  * and below which reading resumes. */
@@ -86,6 +104,7 @@ typedef struct deferred {
 } deferred_t;
 
 static server_peer_t *peers;
+static uint64_t serials;     /* connections opened, for traces */
 
 server_peer_t *peer_first(void)
 {
@@ -225,6 +244,9 @@ void peer_reply(server_peer_t *peer, uint16_t command, uint32_t tag, pmix_status
     if (PMIX_SUCCESS == protocol_pack_status(&reply, status) &&
         (NULL == body || NULL == body->unpack_ptr ||
          PMIX_SUCCESS == PMIx_Data_copy_payload(&reply, (pmix_data_buffer_t *)body))) {
+        if (NULL != server.trace.record) {
+            trace(peer, true, command, tag, reply.bytes_used, status);
+        }
         write_frame(peer, command | PROTOCOL_REPLY, tag, &reply);
     }
     PMIX_DATA_BUFFER_DESTRUCT(&reply);
@@ -350,6 +372,11 @@ void peer_dispatch(server_peer_t *peer, const protocol_header_t *h, pmix_data_bu
         peer_reply(peer, h->command, h->tag, PMIX_ERR_NOT_SUPPORTED, NULL);
         return;
     }
+    if (NULL != server.trace.record) {
+        /* A deferred request comes here again: the host keeps the first. */
+        trace(peer, false, h->command, h->tag,
+              (size_t)(payload->pack_ptr - payload->unpack_ptr), PMIX_SUCCESS);
+    }
     if (handlers[h->command].ordered && !in_order(peer, h, payload)) {
         return;
     }
@@ -465,6 +492,7 @@ server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
         return NULL;
     }
     peer->refs = 1;
+    peer->serial = ++serials;
     peer->pid = pid;
     peer->uid = uid;
     peer->gid = gid;

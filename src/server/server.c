@@ -147,6 +147,9 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
             server.me.rank = v->data.rank;
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_CLIENT_PIDS)) {
             server.client_pids = PMIX_INFO_TRUE(&info[i]);
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_TRACE) && PMIX_POINTER == v->type &&
+                   NULL != v->data.ptr) {
+            server.trace = *(const drover_server_trace_t *)v->data.ptr;
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&
                    NULL != v->data.topo && NULL != v->data.topo->topology &&
                    (NULL == v->data.topo->source ||

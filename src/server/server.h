@@ -58,6 +58,7 @@
 #include <sys/types.h>
 
 #include "directive.h"
+#include "drover.h"
 #include "hashmap.h"
 #include "pmix_common.h"
 #include "pmix_server.h"
@@ -120,6 +121,7 @@ struct server_peer {
     protocol_inbuf_t in;
     server_client_t *client;     /* after HELLO */
     pmix_proc_t proc;            /* who it is (after HELLO) */
+    uint64_t serial;             /* names it in traces, never reused */
     pid_t pid;
     uid_t uid;
     gid_t gid;
@@ -147,6 +149,7 @@ typedef struct server_state {
     hashmap_t nspaces;           /* name -> server_nspace_t * */
     store_t data;                /* registrations and committed data */
     bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
+    drover_server_trace_t trace; /* DROVER_SERVER_TRACE; record NULL: off */
 } server_state_t;
 
 /* The one server of the process. Touched in the progress thread only
