@@ -114,6 +114,14 @@ typedef struct drover_datatype {
      * PMIx_Data_unpack checks the whole input first and then unpacks
      * straight into the caller's storage, which it does not zero. */
     pmix_status_t (*check)(drover_reader_t *r, size_t n);
+    /* Optional, both or neither. n >= 1 elements at once, in a form of the
+     * type's own (one header for the whole array, say): drover_pack and
+     * drover_unpack then call these once instead of pack or unpack per
+     * element, and check reads that form. unpack_array gets zeroed storage
+     * (or, after check, storage as the caller passed it) and on failure
+     * releases all it allocated and leaves the n elements zeroed. */
+    pmix_status_t (*pack_array)(drover_writer_t *w, const void *src, size_t n);
+    pmix_status_t (*unpack_array)(drover_reader_t *r, void *dest, size_t n);
 } drover_datatype_t;
 
 /* Register a datatype. The record is copied; its name must stay valid for

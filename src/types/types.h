@@ -20,9 +20,13 @@ drover_datatype_t generic_record(const named_t *nt);
  * forwards its values: they are kept as their packed bytes (relay.c). */
 drover_datatype_t relay_record(const named_t *nt);
 
-/* Bytes of a packed element's fixed header: fingerprint, bound count and
+/* Bytes of a packed array's fixed header: fingerprint, bound count and
  * data length. */
 #define GENERIC_HEADER 16
+
+/* The data length of a header whose elements each carry their own in
+ * front of their data (types with pointers). */
+#define GENERIC_EACH_ITS_OWN UINT32_MAX
 
 /* Most $-dependent bounds one type may carry on the wire. */
 #define TYPES_MAX_SHAPE 256

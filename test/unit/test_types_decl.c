@@ -227,9 +227,9 @@ START_TEST(a_slice_packs_only_its_selected_elements)
 END_TEST
 
 /* PMIx_Data_unpack writes a pointer-free declared type in place, but only
- * after checking the whole input: a bad last element (its fingerprint,
- * its length, the input cut short) leaves the destination and the buffer
- * as they were. */
+ * after checking the whole input: a bad header (its fingerprint, its
+ * length) or the last element cut short leaves the destination and the
+ * buffer as they were. */
 START_TEST(a_failed_in_place_unpack_changes_nothing)
 {
     load_ok("spec.yml", spec);
@@ -241,9 +241,10 @@ START_TEST(a_failed_in_place_unpack_changes_nothing)
     pmix_data_buffer_t buf;
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     ck_assert_int_eq(PMIx_Data_pack(NULL, &buf, in, 3, id), PMIX_SUCCESS);
-    size_t elem = 8 + 4 + 4 + 8 * 4, last = 2 + 4 + 2 * elem;
-    /* Byte offsets in the last element: fingerprint, length; then a cut. */
-    const size_t at[] = {last, last + 12, buf.bytes_used};
+    /* Tag and count, then one header for the 3 elements of 8 ints. */
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 16 + 3 * 8 * 4);
+    /* Byte offsets of the header's fingerprint and length; then a cut. */
+    const size_t at[] = {2 + 4, 2 + 4 + 12, buf.bytes_used};
     for (size_t c = 0; c < 3; c++) {
         pmix_data_buffer_t bad;
         PMIX_DATA_BUFFER_CONSTRUCT(&bad);
@@ -402,7 +403,8 @@ START_TEST(a_relay_keeps_packed_values_whole_and_unread)
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     drover_writer_t w = {&buf};
     ck_assert_int_eq(drover_pack(&w, &in, 1, real_id), PMIX_SUCCESS);
-    char held[32];   /* a relay element: bytes and length */
+    uint64_t held[4];   /* a relay element: bytes, lengths and form */
+    ck_assert_uint_le(bfrops_lookup(relay_id)->size, sizeof(held));
     ck_assert_int_eq(unpack_bytes(buf.base_ptr, buf.bytes_used, held, relay_id), PMIX_SUCCESS);
     pmix_data_buffer_t again;
     PMIX_DATA_BUFFER_CONSTRUCT(&again);
