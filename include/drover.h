@@ -241,9 +241,18 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
 #define DROVER_COMBINER_HINDEXED 11
 #define DROVER_COMBINER_INDEXED_BLOCK 12
 #define DROVER_COMBINER_HINDEXED_BLOCK 13
+#define DROVER_COMBINER_DARRAY 14
 
-/* Array order of drover_type_create_subarray: only C order exists. */
+/* Array orders (values as Open MPI's). drover_type_create_subarray takes
+ * C order only; drover_type_create_darray both. */
 #define DROVER_ORDER_C 0
+#define DROVER_ORDER_FORTRAN 1
+
+/* Distributions of drover_type_create_darray (values as Open MPI's). */
+#define DROVER_DISTRIBUTE_BLOCK 0
+#define DROVER_DISTRIBUTE_CYCLIC 1
+#define DROVER_DISTRIBUTE_NONE 2
+#define DROVER_DISTRIBUTE_DFLT_DARG (-1)
 
 /* The sizes of the argument arrays of the constructor call that made type,
  * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
@@ -349,6 +358,25 @@ PMIX_EXPORT pmix_status_t drover_type_create_hindexed_block(const char *name, in
                                                             const intptr_t displacements[],
                                                             pmix_data_type_t old,
                                                             pmix_data_type_t *newtype);
+
+/* As MPI_Type_create_darray: the share of process rank (of size, on a
+ * row-major grid of psizes[ndims] processes) of a gsizes[ndims] array of
+ * old elements in C or Fortran order, each dimension distributed
+ * DROVER_DISTRIBUTE_BLOCK, _CYCLIC (with dargs[i] elements a block, or
+ * DROVER_DISTRIBUTE_DFLT_DARG) or _NONE. lb 0, extent the whole array;
+ * the type map lists the share's elements in memory order. It decodes as
+ * DROVER_COMBINER_DARRAY with MPI's layout (4 * ndims + 4 integers).
+ * PMIX_ERR_BAD_PARAM for arguments MPI refuses (psizes whose product is
+ * not size, a NONE dimension over more than one process, a BLOCK darg
+ * that does not cover its dimension...); PMIX_ERR_NOT_SUPPORTED, beyond
+ * the refusals above, for a share of no element or of more than 65536
+ * runs of consecutive elements. */
+PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, int rank,
+                                                    int ndims, const int gsizes[],
+                                                    const int distribs[], const int dargs[],
+                                                    const int psizes[], int order,
+                                                    pmix_data_type_t old,
+                                                    pmix_data_type_t *newtype);
 
 /* The type map, as MPI defines it: every basic element of one element of
  * type, in order, as its type (the builtin id of a scalar's class and

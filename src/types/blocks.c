@@ -106,7 +106,7 @@ static bool block_at(const blocks_t *b, size_t ext, int k, int64_t *disp, int64_
 }
 
 /* The id of a leaf node (a scalar or a reference), or 0. */
-static pmix_data_type_t leaf_id(const tnode_t *n)
+pmix_data_type_t blocks_leaf_id(const tnode_t *n)
 {
     if (TK_SCALAR == n->kind) {
         return construct_scalar_id(&n->scalar);
@@ -171,18 +171,25 @@ void blocks_free(blocks_t *b)
     b->addrs = NULL;
 }
 
-/* Whether element m of a block tuple is len old elements at disp. */
-static bool element_is(const tnode_t *m, pmix_data_type_t old, int64_t disp, int64_t len)
+bool blocks_element_is(const tnode_t *m, pmix_data_type_t old, int64_t disp, int64_t len)
 {
     const tnode_t *t = m->child[0];
     if ((int64_t)m->off != disp) {
         return false;
     }
     if (1 == len) {
-        return leaf_id(t) == old;
+        return blocks_leaf_id(t) == old;
     }
     return TK_ARRAY == t->kind && 2 == t->nchild && 1 == t->child[0]->nchild &&
-           len == t->child[0]->n && leaf_id(t->child[1]) == old;
+           len == t->child[0]->n && blocks_leaf_id(t->child[1]) == old;
+}
+
+pmix_data_type_t blocks_first(const tnode_t *n, size_t *ext)
+{
+    const tnode_t *first = n->child[1]->child[0];
+    const tnode_t *leaf = TK_ARRAY == first->kind ? first->child[first->nchild - 1] : first;
+    *ext = leaf->size;
+    return blocks_leaf_id(leaf);
 }
 
 bool blocks_decode(const tnode_t *n, blocks_t *b)
@@ -197,9 +204,8 @@ bool blocks_decode(const tnode_t *n, blocks_t *b)
         blocks_free(b);
         return false;
     }
-    const tnode_t *first = n->child[1]->child[0];
-    b->old = TK_ARRAY == first->kind ? leaf_id(first->child[first->nchild - 1]) : leaf_id(first);
-    size_t ext = TK_ARRAY == first->kind ? first->child[first->nchild - 1]->size : first->size;
+    size_t ext;
+    b->old = blocks_first(n, &ext);
     size_t next = 1;
     int64_t end = 0;
     bool ok = 0 != b->old;
@@ -207,7 +213,7 @@ bool blocks_decode(const tnode_t *n, blocks_t *b)
         int64_t disp, len;
         ok = block_at(b, ext, k, &disp, &len) && 0 <= len;
         if (ok && 0 < len) {
-            ok = next < n->nchild && element_is(n->child[next++], b->old, disp, len);
+            ok = next < n->nchild && blocks_element_is(n->child[next++], b->old, disp, len);
             end = disp + len * (int64_t)ext > end ? disp + len * (int64_t)ext : end;
         }
     }
@@ -241,8 +247,7 @@ static char *call_text(const blocks_t *b)
     return s;
 }
 
-/* Append a block of len old elements at disp to tuple t. */
-static bool add_block(tnode_t *t, pmix_data_type_t old, int64_t disp, int64_t len)
+bool blocks_add(tnode_t *t, pmix_data_type_t old, int64_t disp, int64_t len)
 {
     tnode_t *leaf = NULL;
     if (PMIX_SUCCESS != construct_leaf(old, &leaf)) {
@@ -252,8 +257,7 @@ static bool add_block(tnode_t *t, pmix_data_type_t old, int64_t disp, int64_t le
     return construct_element(t, 1 == len ? leaf : construct_array(1, &n, NULL, NULL, leaf), disp);
 }
 
-/* The extent of old as a block element, or 0 when the tree cannot hold it. */
-static size_t old_extent(pmix_data_type_t old)
+size_t blocks_old_extent(pmix_data_type_t old)
 {
     tnode_t *leaf;
     if (PMIX_SUCCESS != construct_leaf(old, &leaf)) {
@@ -271,7 +275,7 @@ static pmix_status_t create(const char *name, const blocks_t *b, pmix_data_type_
     if (NULL == newtype || n < 1 || n > TYPES_MAX_BLOCKS) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_t ext = old_extent(b->old);
+    size_t ext = blocks_old_extent(b->old);
     if (0 == ext) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
@@ -295,7 +299,7 @@ static pmix_status_t create(const char *name, const blocks_t *b, pmix_data_type_
               construct_add(t, construct_value(end));
     for (int k = 0; ok && k < n; k++) {
         block_at(b, ext, k, &disp, &len);
-        ok = 0 == len || add_block(t, b->old, disp, len);
+        ok = 0 == len || blocks_add(t, b->old, disp, len);
     }
     free(text);
     if (!ok) {

@@ -34,7 +34,7 @@ void same_call(const decoded_t *a, const decoded_t *b)
     ck_assert(0 == memcmp(a->addrs, b->addrs, sizeof(intptr_t) * (size_t)a->na));
 }
 
-/* The block constructors' calls. */
+/* The block constructors' and darray's calls. */
 static pmix_status_t recreate_blocks(const decoded_t *d, pmix_data_type_t *id)
 {
     const int *i = d->ints;
@@ -51,6 +51,11 @@ static pmix_status_t recreate_blocks(const decoded_t *d, pmix_data_type_t *id)
         return drover_type_create_hindexed(NULL, n, i + 1, d->addrs, old, id);
     case DROVER_COMBINER_INDEXED_BLOCK:
         return drover_type_create_indexed_block(NULL, n, i[1], i + 2, old, id);
+    case DROVER_COMBINER_DARRAY: {
+        int nd = i[2];
+        return drover_type_create_darray(NULL, i[0], i[1], nd, i + 3, i + 3 + nd, i + 3 + 2 * nd,
+                                         i + 3 + 3 * nd, i[3 + 4 * nd], old, id);
+    }
     default:
         return drover_type_create_hindexed_block(NULL, n, i[1], d->addrs, old, id);
     }

@@ -1,0 +1,246 @@
+/*
+ * test_types_darray.c - drover_type_create_darray (src/types/darray.c):
+ * MPI's golden example, type maps in C and Fortran order for every
+ * distribution, the DARRAY decoding, decode -> recreate -> decode giving
+ * the identical type, canonical YAML that loads to a type decoding the
+ * same, and the calls MPI refuses. (test/mpi/run_darray.sh compares
+ * with Open MPI's MPI_Type_create_darray.)
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canonical.h"
+#include "decode_harness.h"
+#include "drover.h"
+#include "type_harness.h"
+#include "types.h"
+
+#define B DROVER_DISTRIBUTE_BLOCK
+#define C DROVER_DISTRIBUTE_CYCLIC
+#define N DROVER_DISTRIBUTE_NONE
+#define DFLT DROVER_DISTRIBUTE_DFLT_DARG
+
+static pmix_data_type_t darray(int size, int rank, int d, const int *g, const int *dist,
+                               const int *darg, const int *p, int order)
+{
+    pmix_data_type_t id = 0;
+    pmix_status_t rc = drover_type_create_darray(NULL, size, rank, d, g, dist, darg, p, order,
+                                                 PMIX_INT32, &id);
+    ck_assert_msg(PMIX_SUCCESS == rc, "darray of rank %d: %d", rank, rc);
+    return id;
+}
+
+/* The type map as int32 indices into the global array. */
+static void map_is(pmix_data_type_t id, size_t n, const int *index)
+{
+    pmix_data_type_t basics[128];
+    intptr_t disp[128];
+    size_t count;
+    ck_assert_int_eq(drover_type_get_typemap(id, 128, basics, disp, &count), PMIX_SUCCESS);
+    ck_assert_uint_eq(count, n);
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_int_eq(basics[i], PMIX_INT32);
+        ck_assert_msg(disp[i] == 4 * index[i], "entry %zu at byte %ld, not %d", i, (long)disp[i],
+                      4 * index[i]);
+    }
+}
+
+static void bounds_are(pmix_data_type_t id, size_t size, intptr_t extent)
+{
+    size_t s;
+    intptr_t lb, ext;
+    ck_assert_int_eq(drover_type_size(id, &s), PMIX_SUCCESS);
+    ck_assert_uint_eq(s, size);
+    ck_assert_int_eq(drover_type_get_extent(id, &lb, &ext), PMIX_SUCCESS);
+    ck_assert_int_eq(lb, 0);
+    ck_assert_int_eq(ext, extent);
+}
+
+/* mpi-decoding.md: darray(4 procs, rank 3, {8,6}, {BLOCK, CYCLIC(2)},
+ * {2,2}) of INT -> offsets 26 27 32 33 38 39 44 45, extent 48 ints. */
+START_TEST(the_golden_example_is_open_mpis)
+{
+    pmix_data_type_t id = darray(4, 3, 2, (int[]){8, 6}, (int[]){B, C}, (int[]){DFLT, 2},
+                                 (int[]){2, 2}, DROVER_ORDER_C);
+    map_is(id, 8, (int[]){26, 27, 32, 33, 38, 39, 44, 45});
+    bounds_are(id, 32, 192);
+    decoded_t d = decode(id);
+    ck_assert_int_eq(d.combiner, DROVER_COMBINER_DARRAY);
+    ck_assert_int_eq(d.na, 0);
+    ck_assert_int_eq(d.nd, 1);
+    ck_assert_int_eq(d.types[0], PMIX_INT32);
+    ints_are(&d, 12, (int[]){4, 3, 2, 8, 6, B, C, DFLT, 2, 2, 2, DROVER_ORDER_C});
+}
+END_TEST
+
+/* Each distribution, both orders. In Fortran order the first dimension
+ * varies fastest in memory and the type map follows memory. */
+START_TEST(distributions_and_orders)
+{
+    /* Rank 1 of {2,2}: coordinates (0,1). C {4,6}: rows 0..1, CYCLIC(1)
+     * columns 1 3 5. */
+    pmix_data_type_t id = darray(4, 1, 2, (int[]){4, 6}, (int[]){B, C}, (int[]){DFLT, DFLT},
+                                 (int[]){2, 2}, DROVER_ORDER_C);
+    map_is(id, 6, (int[]){1, 3, 5, 7, 9, 11});
+    /* Fortran: index = i0 + 4 * i1, i0 in 0..1, i1 in 1 3 5. */
+    id = darray(4, 1, 2, (int[]){4, 6}, (int[]){B, C}, (int[]){DFLT, DFLT}, (int[]){2, 2},
+                DROVER_ORDER_FORTRAN);
+    map_is(id, 6, (int[]){4, 5, 12, 13, 20, 21});
+    bounds_are(id, 24, 96);
+    /* NONE takes the whole dimension; BLOCK(3) of 7 over 3: rank 2 gets 6. */
+    id = darray(3, 2, 2, (int[]){7, 2}, (int[]){B, N}, (int[]){3, DFLT}, (int[]){3, 1},
+                DROVER_ORDER_C);
+    map_is(id, 2, (int[]){12, 13});
+    /* CYCLIC(2) of 9 over 2, rank 1: 2 3 6 7; the rest of a block is cut. */
+    id = darray(2, 1, 1, (int[]){9}, (int[]){C}, (int[]){2}, (int[]){2}, DROVER_ORDER_C);
+    map_is(id, 4, (int[]){2, 3, 6, 7});
+    id = darray(2, 0, 1, (int[]){9}, (int[]){C}, (int[]){2}, (int[]){2}, DROVER_ORDER_C);
+    map_is(id, 5, (int[]){0, 1, 4, 5, 8});
+}
+END_TEST
+
+/* Everything MPI can ask of a type is the same for a and b. */
+static void identical(pmix_data_type_t a, pmix_data_type_t b)
+{
+    const named_t *x = types_by_id(a), *y = types_by_id(b);
+    ck_assert_uint_eq(x->fingerprint, y->fingerprint);
+    ck_assert_str_eq(x->signature, y->signature);
+    pmix_data_type_t ta[128], tb[128];
+    intptr_t da[128], db[128];
+    size_t na, nb;
+    ck_assert_int_eq(drover_type_get_typemap(a, 128, ta, da, &na), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_typemap(b, 128, tb, db, &nb), PMIX_SUCCESS);
+    ck_assert_uint_eq(na, nb);
+    ck_assert(0 == memcmp(ta, tb, na * sizeof(*ta)) && 0 == memcmp(da, db, na * sizeof(*da)));
+    intptr_t lba, lbb, ea, eb;
+    ck_assert_int_eq(drover_type_get_extent(a, &lba, &ea), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_extent(b, &lbb, &eb), PMIX_SUCCESS);
+    ck_assert(lba == lbb && ea == eb);
+}
+
+START_TEST(decode_recreate_decode_is_the_identical_type)
+{
+    for (int rank = 0; rank < 6; rank++) {
+        for (int order = DROVER_ORDER_C; order <= DROVER_ORDER_FORTRAN; order++) {
+            pmix_data_type_t id = darray(6, rank, 3, (int[]){5, 4, 3}, (int[]){C, B, N},
+                                         (int[]){2, DFLT, DFLT}, (int[]){3, 2, 1}, order);
+            decoded_t d1 = decode(id);
+            pmix_data_type_t again = recreate(&d1);
+            decoded_t d2 = decode(again);
+            same_call(&d1, &d2);
+            ck_assert_int_eq(d2.types[0], PMIX_INT32);
+            identical(id, again);
+        }
+    }
+}
+END_TEST
+
+/* The canonical YAML of a darray loads (under another name) to a type
+ * that decodes as the same call; a hand-written call that does not
+ * match its elements decodes as the struct it is. */
+START_TEST(canonical_yaml_loads_to_the_same_call)
+{
+    pmix_data_type_t id;
+    ck_assert_int_eq(drover_type_create_darray("dist", 4, 3, 2, (int[]){8, 6}, (int[]){B, C},
+                                               (int[]){DFLT, 2}, (int[]){2, 2}, DROVER_ORDER_C,
+                                               PMIX_INT32, &id),
+                     PMIX_SUCCESS);
+    const named_t *nt = types_by_id(id);
+    strbuf_t b = STRBUF_INIT;
+    canonical_yaml(&b, &nt, 1);
+    char *text = strbuf_finish(&b);
+    char *at = strstr(text, "dist:");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "copy:", 5);
+    char *errors = NULL;
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("c.yml", text, strlen(text), 0, &errors),
+                  "%s\n%s", text, errors);
+    pmix_data_type_t copy;
+    ck_assert_int_eq(drover_type_lookup("copy", &copy), PMIX_SUCCESS);
+    decoded_t d1 = decode(id), d2 = decode(copy);
+    same_call(&d1, &d2);
+    identical(id, copy);
+    /* The same text with another rank in the call: the elements are
+     * rank 3's, so it is the struct it is, resized to the whole array. */
+    at = strstr(text, "darray 4 3");
+    ck_assert_ptr_nonnull(at);
+    at[9] = '2';
+    at = strstr(text, "copy:");
+    memcpy(at, "liar:", 5);
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("l.yml", text, strlen(text), 0, &errors),
+                  "%s", errors);
+    ck_assert_int_eq(drover_type_lookup("liar", &copy), PMIX_SUCCESS);
+    ck_assert_int_eq(decode(copy).combiner, DROVER_COMBINER_RESIZED);
+    free(text);
+}
+END_TEST
+
+START_TEST(darray_types_pack_unpack_and_compare)
+{
+    static unsigned char elem[4 * 48];
+    for (size_t i = 0; i < sizeof(elem); i++) {
+        elem[i] = (unsigned char)(i * 5 + 1);
+    }
+    pmix_data_type_t id = darray(4, 2, 2, (int[]){8, 6}, (int[]){B, C}, (int[]){DFLT, 2},
+                                 (int[]){2, 2}, DROVER_ORDER_FORTRAN);
+    type_sample_t s = {id, elem, "darray"};
+    type_harness_check_sample(&s);
+}
+END_TEST
+
+START_TEST(what_mpi_refuses_is_refused)
+{
+    pmix_data_type_t id;
+    const int g[] = {8, 6}, dist[] = {B, C}, darg[] = {DFLT, 2}, p[] = {2, 2};
+#define TRY(size, rank, d, g, dist, darg, p, order, old)                                            \
+    drover_type_create_darray(NULL, size, rank, d, g, dist, darg, p, order, old, &id)
+    ck_assert_int_eq(TRY(4, 4, 2, g, dist, darg, p, DROVER_ORDER_C, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, -1, 2, g, dist, darg, p, DROVER_ORDER_C, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(5, 0, 2, g, dist, darg, p, DROVER_ORDER_C, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 0, g, dist, darg, p, DROVER_ORDER_C, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, g, dist, darg, p, 7, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, g, ((int[]){B, 9}), darg, p, DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, g, dist, ((int[]){DFLT, 0}), p, DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_BAD_PARAM);
+    /* NONE over 2 processes; a BLOCK of 3 cannot cover 8 over 2. */
+    ck_assert_int_eq(TRY(4, 0, 2, g, ((int[]){N, C}), darg, p, DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, g, dist, ((int[]){3, 2}), p, DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, ((int[]){8, 0}), dist, darg, p, DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(TRY(4, 0, 2, g, dist, darg, p, DROVER_ORDER_C, PMIX_STRING),
+                     PMIX_ERR_NOT_SUPPORTED);
+    /* Rank 2 of BLOCK(4) over 3 of 8 would own nothing: no element. */
+    ck_assert_int_eq(TRY(3, 2, 1, ((int[]){8}), ((int[]){B}), ((int[]){4}), ((int[]){3}),
+                         DROVER_ORDER_C, PMIX_INT32),
+                     PMIX_ERR_NOT_SUPPORTED);
+    /* CYCLIC(1) over 2 of 2^18 elements: 2^17 runs, past the limit. */
+    ck_assert_int_eq(TRY(2, 0, 1, ((int[]){1 << 18}), ((int[]){C}), ((int[]){DFLT}), ((int[]){2}),
+                         DROVER_ORDER_C, PMIX_INT8),
+                     PMIX_ERR_NOT_SUPPORTED);
+    ck_assert_int_eq(TRY(2, 0, 1, NULL, dist, darg, p, DROVER_ORDER_C, PMIX_INT32), PMIX_ERR_BAD_PARAM);
+#undef TRY
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("types_darray");
+    TCase *tc = tcase_create("darray");
+    tcase_add_test(tc, the_golden_example_is_open_mpis);
+    tcase_add_test(tc, distributions_and_orders);
+    tcase_add_test(tc, decode_recreate_decode_is_the_identical_type);
+    tcase_add_test(tc, canonical_yaml_loads_to_the_same_call);
+    tcase_add_test(tc, darray_types_pack_unpack_and_compare);
+    tcase_add_test(tc, what_mpi_refuses_is_refused);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return 0 == failed ? 0 : 1;
+}
