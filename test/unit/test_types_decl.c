@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bfrops.h"
 #include "drover.h"
@@ -560,6 +561,59 @@ START_TEST(every_error_of_a_file_is_reported_with_its_place)
 }
 END_TEST
 
+/* Write text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* include: merges the sections of the files it names (relative to the
+ * including file); a chain of includes deeper than INCLUDE_MAX_DEPTH (16)
+ * is refused where the last include is written, and nothing is declared. */
+START_TEST(included_files_merge_and_their_depth_is_bounded)
+{
+    char dir[] = "/tmp/drover-include.XXXXXX", path[512], text[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    put_file(dir, "main.yml", "include: part.yml\ntypes: {whole: {type: struct, members: "
+                              "[{p: inc_part}]}}\n");
+    put_file(dir, "part.yml", "types: {inc_part: {type: array, subtype: int16, size: 3}}\n");
+    for (int i = 0; i < 18; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "deep%d.yml", i);
+        snprintf(text, sizeof(text), "include: deep%d.yml\ntypes: {d%d: int}\n", i + 1, i);
+        put_file(dir, name, 17 == i ? "types: {d17: int}\n" : text);
+    }
+    char *errors = NULL;
+    snprintf(path, sizeof(path), "%s/main.yml", dir);
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_file(path, 0, &errors), "%s", errors);
+    ck_assert_uint_eq(drover_datatype_lookup(id_of("whole"))->size, 6);
+    ck_assert_uint_eq(id_of("inc_part") + 1, id_of("whole"));   /* included first */
+    snprintf(path, sizeof(path), "%s/deep0.yml", dir);
+    ck_assert_int_eq(drover_types_load_file(path, 0, &errors), PMIX_ERR_BAD_PARAM);
+    ck_assert_ptr_nonnull(errors);
+    snprintf(path, sizeof(path), "%s/deep16.yml:1:10: error: include: cannot include '%s/deep17.yml'",
+             dir, dir);
+    ck_assert_msg(NULL != strstr(errors, path), "%s", errors);
+    free(errors);
+    pmix_data_type_t id;
+    ck_assert_int_eq(drover_type_lookup("d0", &id), PMIX_ERR_NOT_FOUND);
+    for (int i = 0; i < 18; i++) {
+        snprintf(path, sizeof(path), "%s/deep%d.yml", dir, i);
+        unlink(path);
+    }
+    snprintf(path, sizeof(path), "%s/main.yml", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/part.yml", dir);
+    unlink(path);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("types_decl");
@@ -582,6 +636,7 @@ int main(void)
     tcase_add_test(tc, check_only_declares_nothing);
     tcase_add_test(tc, alias_bombs_deep_nesting_and_garbage_are_refused);
     tcase_add_test(tc, every_error_of_a_file_is_reported_with_its_place);
+    tcase_add_test(tc, included_files_merge_and_their_depth_is_bounded);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
