@@ -6,6 +6,7 @@
 
 #include "decode_harness.h"
 #include "drover.h"
+#include "types.h"
 
 decoded_t decode(pmix_data_type_t id)
 {
@@ -94,4 +95,34 @@ pmix_data_type_t recreate(const decoded_t *d)
     }
     ck_assert_msg(PMIX_SUCCESS == rc, "recreating combiner %d: %d", d->combiner, rc);
     return id;
+}
+
+void type_bounds_are(pmix_data_type_t id, size_t size, intptr_t extent)
+{
+    size_t s;
+    intptr_t lb, ext;
+    ck_assert_int_eq(drover_type_size(id, &s), PMIX_SUCCESS);
+    ck_assert_uint_eq(s, size);
+    ck_assert_int_eq(drover_type_get_extent(id, &lb, &ext), PMIX_SUCCESS);
+    ck_assert_int_eq(lb, 0);
+    ck_assert_int_eq(ext, extent);
+}
+
+void types_identical(pmix_data_type_t a, pmix_data_type_t b)
+{
+    const named_t *x = types_by_id(a), *y = types_by_id(b);
+    ck_assert_uint_eq(x->fingerprint, y->fingerprint);
+    ck_assert_str_eq(x->signature, y->signature);
+    pmix_data_type_t ta[128], tb[128];
+    intptr_t da[128], db[128];
+    size_t na, nb;
+    ck_assert_int_eq(drover_type_get_typemap(a, 128, ta, da, &na), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_typemap(b, 128, tb, db, &nb), PMIX_SUCCESS);
+    ck_assert_uint_eq(na, nb);
+    ck_assert(na <= 128);
+    ck_assert(0 == memcmp(ta, tb, na * sizeof(*ta)) && 0 == memcmp(da, db, na * sizeof(*da)));
+    intptr_t lba, lbb, ea, eb;
+    ck_assert_int_eq(drover_type_get_extent(a, &lba, &ea), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_get_extent(b, &lbb, &eb), PMIX_SUCCESS);
+    ck_assert(lba == lbb && ea == eb);
 }

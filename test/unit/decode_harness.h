@@ -5,6 +5,7 @@
 #ifndef DROVER_TEST_DECODE_HARNESS_H
 #define DROVER_TEST_DECODE_HARNESS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "pmix_common.h"
@@ -30,5 +31,12 @@ void same_call(const decoded_t *a, const decoded_t *b);
 /* Call the constructor d's combiner names with d's contents (name NULL);
  * a refusal fails the calling Check test. */
 pmix_data_type_t recreate(const decoded_t *d);
+
+/* Fail unless id's size is size, its lb 0 and its extent extent. */
+void type_bounds_are(pmix_data_type_t id, size_t size, intptr_t extent);
+
+/* Fail unless declared types a and b have the same fingerprint,
+ * signature, type map (at most 128 entries), lb and extent. */
+void types_identical(pmix_data_type_t a, pmix_data_type_t b);
 
 #endif /* DROVER_TEST_DECODE_HARNESS_H */

@@ -47,17 +47,6 @@ static void map_is(pmix_data_type_t id, size_t n, const int *index)
     }
 }
 
-static void bounds_are(pmix_data_type_t id, size_t size, intptr_t extent)
-{
-    size_t s;
-    intptr_t lb, ext;
-    ck_assert_int_eq(drover_type_size(id, &s), PMIX_SUCCESS);
-    ck_assert_uint_eq(s, size);
-    ck_assert_int_eq(drover_type_get_extent(id, &lb, &ext), PMIX_SUCCESS);
-    ck_assert_int_eq(lb, 0);
-    ck_assert_int_eq(ext, extent);
-}
-
 /* mpi-decoding.md: darray(4 procs, rank 3, {8,6}, {BLOCK, CYCLIC(2)},
  * {2,2}) of INT -> offsets 26 27 32 33 38 39 44 45, extent 48 ints. */
 START_TEST(the_golden_example_is_open_mpis)
@@ -65,7 +54,7 @@ START_TEST(the_golden_example_is_open_mpis)
     pmix_data_type_t id = darray(4, 3, 2, (int[]){8, 6}, (int[]){B, C}, (int[]){DFLT, 2},
                                  (int[]){2, 2}, DROVER_ORDER_C);
     map_is(id, 8, (int[]){26, 27, 32, 33, 38, 39, 44, 45});
-    bounds_are(id, 32, 192);
+    type_bounds_are(id, 32, 192);
     decoded_t d = decode(id);
     ck_assert_int_eq(d.combiner, DROVER_COMBINER_DARRAY);
     ck_assert_int_eq(d.na, 0);
@@ -88,7 +77,7 @@ START_TEST(distributions_and_orders)
     id = darray(4, 1, 2, (int[]){4, 6}, (int[]){B, C}, (int[]){DFLT, DFLT}, (int[]){2, 2},
                 DROVER_ORDER_FORTRAN);
     map_is(id, 6, (int[]){4, 5, 12, 13, 20, 21});
-    bounds_are(id, 24, 96);
+    type_bounds_are(id, 24, 96);
     /* NONE takes the whole dimension; BLOCK(3) of 7 over 3: rank 2 gets 6. */
     id = darray(3, 2, 2, (int[]){7, 2}, (int[]){B, N}, (int[]){3, DFLT}, (int[]){3, 1},
                 DROVER_ORDER_C);
@@ -101,25 +90,6 @@ START_TEST(distributions_and_orders)
 }
 END_TEST
 
-/* Everything MPI can ask of a type is the same for a and b. */
-static void identical(pmix_data_type_t a, pmix_data_type_t b)
-{
-    const named_t *x = types_by_id(a), *y = types_by_id(b);
-    ck_assert_uint_eq(x->fingerprint, y->fingerprint);
-    ck_assert_str_eq(x->signature, y->signature);
-    pmix_data_type_t ta[128], tb[128];
-    intptr_t da[128], db[128];
-    size_t na, nb;
-    ck_assert_int_eq(drover_type_get_typemap(a, 128, ta, da, &na), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_get_typemap(b, 128, tb, db, &nb), PMIX_SUCCESS);
-    ck_assert_uint_eq(na, nb);
-    ck_assert(0 == memcmp(ta, tb, na * sizeof(*ta)) && 0 == memcmp(da, db, na * sizeof(*da)));
-    intptr_t lba, lbb, ea, eb;
-    ck_assert_int_eq(drover_type_get_extent(a, &lba, &ea), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_get_extent(b, &lbb, &eb), PMIX_SUCCESS);
-    ck_assert(lba == lbb && ea == eb);
-}
-
 START_TEST(decode_recreate_decode_is_the_identical_type)
 {
     for (int rank = 0; rank < 6; rank++) {
@@ -131,7 +101,7 @@ START_TEST(decode_recreate_decode_is_the_identical_type)
             decoded_t d2 = decode(again);
             same_call(&d1, &d2);
             ck_assert_int_eq(d2.types[0], PMIX_INT32);
-            identical(id, again);
+            types_identical(id, again);
         }
     }
 }
@@ -161,7 +131,7 @@ START_TEST(canonical_yaml_loads_to_the_same_call)
     ck_assert_int_eq(drover_type_lookup("copy", &copy), PMIX_SUCCESS);
     decoded_t d1 = decode(id), d2 = decode(copy);
     same_call(&d1, &d2);
-    identical(id, copy);
+    types_identical(id, copy);
     /* The same text with another rank in the call: the elements are
      * rank 3's, so it is the struct it is, resized to the whole array. */
     at = strstr(text, "darray 4 3");
