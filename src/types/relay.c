@@ -9,9 +9,11 @@
  *    if packed alone, header included, so packing it again gives the
  *    bytes the sender would have, and the rank that finally unpacks it
  *    checks fingerprint and shape as if it came straight from the sender.
- *  - Unpack reads the header, refuses a bound count above TYPES_MAX_SHAPE
- *    and a length the input cannot hold, and copies each element's data
- *    behind a copy of the header; it interprets nothing else.
+ *  - Unpack reads the header, refuses a bound count above TYPES_MAX_SHAPE,
+ *    a length the input cannot hold and arrays whose header copies would
+ *    pass RELAY_MAX_HEADERS (hostile input would otherwise turn one header
+ *    and a count into a header per element), and copies each element's
+ *    data behind a copy of the header; it interprets nothing else.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +22,11 @@
 
 #include "bfrops.h"
 #include "types.h"
+
+/* Most bytes of header copies one relayed array may cost: its elements
+ * are kept with a header each, which the wire had once (a million
+ * elements of a type without $-bounds). */
+#define RELAY_MAX_HEADERS ((size_t)16 << 20)
 
 typedef struct relay {
     uint8_t *bytes;    /* the element packed alone: header, then data */
@@ -113,6 +120,9 @@ static pmix_status_t relay_unpack_array(drover_reader_t *r, void *dest, size_t n
     size_t head = (size_t)(r->pos - hdr);
     if (PMIX_SUCCESS == rc) {
         rc = wire_get_u32(r, &fixed);
+    }
+    if (PMIX_SUCCESS == rc && n > RELAY_MAX_HEADERS / (head + 4)) {
+        rc = PMIX_ERR_OUT_OF_RESOURCE;
     }
     size_t done = 0;
     for (; done < n && PMIX_SUCCESS == rc; done++) {

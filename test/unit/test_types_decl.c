@@ -561,6 +561,31 @@ START_TEST(every_error_of_a_file_is_reported_with_its_place)
 }
 END_TEST
 
+/* A relay keeps a header per element: an array whose header copies would
+ * pass 16 MiB is refused, one header and a count cannot make it allocate
+ * that much; just below the bound it is kept whole. */
+START_TEST(a_relayed_array_is_bounded)
+{
+    static const char *const text = "types: {tiny: {type: struct, members: [{c: char}]}}\n";
+    char *errors = NULL;
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("t.yml", text, strlen(text),
+                                                           DROVER_TYPES_RELAY, &errors),
+                  "%s", errors);
+    pmix_data_type_t id = id_of("tiny");
+    size_t n = ((size_t)16 << 20) / 16 + 1;
+    uint8_t *bytes = calloc(16 + n, 1);
+    bytes[12] = 1;   /* k 0, every element 1 byte long */
+    void *elems = calloc(n, drover_datatype_lookup(id)->size);
+    drover_reader_t r = {.pos = bytes, .end = bytes + 16 + n};
+    ck_assert_int_eq(drover_unpack(&r, elems, n, id), PMIX_ERR_OUT_OF_RESOURCE);
+    r = (drover_reader_t){.pos = bytes, .end = bytes + 16 + n};
+    ck_assert_int_eq(drover_unpack(&r, elems, n - 1, id), PMIX_SUCCESS);
+    bfrops_release(elems, n - 1, id, NULL);
+    free(elems);
+    free(bytes);
+}
+END_TEST
+
 /* Write text to dir/name. */
 static void put_file(const char *dir, const char *name, const char *text)
 {
@@ -637,6 +662,7 @@ int main(void)
     tcase_add_test(tc, alias_bombs_deep_nesting_and_garbage_are_refused);
     tcase_add_test(tc, every_error_of_a_file_is_reported_with_its_place);
     tcase_add_test(tc, included_files_merge_and_their_depth_is_bounded);
+    tcase_add_test(tc, a_relayed_array_is_bounded);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
