@@ -92,6 +92,36 @@ static void chain_text(const reader_t *r, const char *name, char *out, size_t ca
 
 static void read_includes(reader_t *r, const ydoc_t *doc, const char *file);
 
+/* Whether the file path, which entry e names, is to be read: a regular
+ * file, not on the chain including it (a cycle), not read already, and
+ * within the bounds. */
+static bool wanted(reader_t *r, const ynode_t *e, const char *path, const struct stat *st)
+{
+    if (!S_ISREG(st->st_mode)) {
+        diags_error(r->d, &e->span, "include", "cannot include '%s': not a regular file", path);
+        return false;
+    }
+    for (size_t i = 0; i < r->depth; i++) {
+        if (r->chain[i].dev == st->st_dev && r->chain[i].ino == st->st_ino) {
+            char text[1024];
+            chain_text(r, path, text, sizeof(text));
+            diags_error(r->d, &e->span, "include", "'%s' includes itself: %s", path, text);
+            return false;
+        }
+    }
+    for (size_t i = 0; i < r->nseen; i++) {
+        if (r->seen[i].dev == st->st_dev && r->seen[i].ino == st->st_ino) {
+            return false;   /* included already, through another file */
+        }
+    }
+    if (INCLUDE_MAX_DEPTH == r->level || INCLUDE_MAX_FILES == r->nseen) {
+        diags_error(r->d, &e->span, "include", "cannot include '%s': more than %d files, or "
+                    "includes nested deeper than %d", path, INCLUDE_MAX_FILES, INCLUDE_MAX_DEPTH);
+        return false;
+    }
+    return true;
+}
+
 /* Include the file entry e names, relative to the directory of file. */
 static void include_one(reader_t *r, const ynode_t *e, const char *file)
 {
@@ -102,37 +132,22 @@ static void include_one(reader_t *r, const ynode_t *e, const char *file)
     } else if (asprintf(&path, "%.*s/%s", (int)(slash - file), file, e->text) < 0) {
         path = NULL;
     }
-    const char *name = NULL == path ? NULL : keep_name(path);
-    free(path);
-    if (NULL == name) {
+    struct stat st;
+    bool want = false;
+    if (NULL == path) {
         r->oom = true;
         return;
     }
-    struct stat st;
-    if (0 != stat(name, &st)) {
-        diags_error(r->d, &e->span, "include", "cannot include '%s': %s", name, strerror(errno));
-        return;
+    if (0 != stat(path, &st)) {
+        diags_error(r->d, &e->span, "include", "cannot include '%s': %s", path, strerror(errno));
+    } else {
+        want = wanted(r, e, path, &st);
     }
-    if (!S_ISREG(st.st_mode)) {
-        diags_error(r->d, &e->span, "include", "cannot include '%s': not a regular file", name);
-        return;
-    }
-    for (size_t i = 0; i < r->depth; i++) {
-        if (r->chain[i].dev == st.st_dev && r->chain[i].ino == st.st_ino) {
-            char text[1024];
-            chain_text(r, name, text, sizeof(text));
-            diags_error(r->d, &e->span, "include", "'%s' includes itself: %s", name, text);
-            return;
-        }
-    }
-    for (size_t i = 0; i < r->nseen; i++) {
-        if (r->seen[i].dev == st.st_dev && r->seen[i].ino == st.st_ino) {
-            return;   /* included already, through another file */
-        }
-    }
-    if (INCLUDE_MAX_DEPTH == r->level || INCLUDE_MAX_FILES == r->nseen) {
-        diags_error(r->d, &e->span, "include", "cannot include '%s': more than %d files, or "
-                    "includes nested deeper than %d", name, INCLUDE_MAX_FILES, INCLUDE_MAX_DEPTH);
+    /* Only the names of files read are kept: they name the types' nodes. */
+    const char *name = want ? keep_name(path) : NULL;
+    free(path);
+    if (NULL == name) {
+        r->oom = r->oom || want;
         return;
     }
     r->seen[r->nseen++] = (file_id_t){st.st_dev, st.st_ino, name};
