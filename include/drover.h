@@ -84,7 +84,8 @@ PMIX_EXPORT drover_tma_t *drover_reader_tma(drover_reader_t *r);
 #define DROVER_DATATYPE_PASSED_BY_VALUE 0x2u
 
 /* One datatype: everything drover needs to move, copy, compare, print and
- * free values of it. Each function handles a single element. */
+ * free values of it. Each function handles a single element, but for
+ * check, pack_array and unpack_array. */
 typedef struct drover_datatype {
     const char *name;      /* printable name, e.g. "PMIX_BOOL" */
     pmix_data_type_t id;
