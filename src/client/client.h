@@ -114,6 +114,12 @@ pmix_status_t client_absorb_procdata(pmix_data_buffer_t *reply);
  * until its end) as the namespace nspace. Caller holds client.lock. */
 pmix_status_t client_absorb_registration(const char *nspace, pmix_data_buffer_t *buf);
 
+/* ---- debug.c ---------------------------------------------------------- */
+
+/* In PMIx_Init: when the job's PMIX_DEBUG_STOP_IN_INIT names this process,
+ * announce PMIX_READY_FOR_DEBUG and wait for PMIX_DEBUGGER_RELEASE. */
+pmix_status_t client_debug_stop_in_init(void);
+
 /* ---- conn.c ----------------------------------------------------------- */
 
 /* Runs in the progress thread with the reply's status and the reply

@@ -366,15 +366,6 @@ static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
     return PMIX_SUCCESS;
 }
 
-static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
-                                  pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
-                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    /* Every process of the run is this server's own client: the library
-     * has delivered the event already. */
-    cbfunc(PMIX_SUCCESS, cbdata);
-    return PMIX_SUCCESS;
-}
 
 /* ---- publish / lookup / unpublish ------------------------------------- */
 
@@ -409,6 +400,30 @@ static request_t *data_request(request_fn_t handle, const pmix_proc_t *proc, cha
         return NULL;
     }
     return r;
+}
+
+static void handle_release(launcher_t *run, request_t *r)
+{
+    debug_release(run, r->info, r->ninfo);
+    reply(r, PMIX_SUCCESS);
+}
+
+static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
+                                  pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    /* Every process of the run is this server's own client: the library
+     * has delivered the event already. A debugger's release also
+     * continues the processes held at exec. */
+    if (PMIX_DEBUGGER_RELEASE == code) {
+        request_t *r = data_request(handle_release, source, NULL, info, ninfo, cbdata);
+        if (NULL != r) {
+            r->op_cb = cbfunc;
+            return enqueue(r);
+        }
+    }
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
 }
 
 static pmix_status_t publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,

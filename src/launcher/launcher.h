@@ -24,6 +24,8 @@
  *   pubsub.c   the publish/lookup store
  *   query.c    PMIx_Query_info answers about jobs and processes
  *   spawn.c    PMIx_Spawn: a new job from a client's apps
+ *   debug.c    debugger directives: ranks stopped in PMIx_Init, at exec or
+ *              in the application until a tool releases them
  *   slurm.c    inside a Slurm allocation of several nodes: srun --mpi=pmix
  *
  * Threads: everything runs in the main thread except the module functions
@@ -95,6 +97,9 @@ typedef struct launcher_options {
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
     bool daemon;              /* --daemon: run through the daemon */
+    bool stop_in_init;        /* --stop-in-init, --stop-on-exec, */
+    bool stop_on_exec;        /* --stop-in-app: debugger directives */
+    bool stop_in_app;         /* for every rank (debug.c) */
     const char *types;        /* --types FILE, or NULL */
     char *types_text;         /* its text, checked before anything starts */
 } launcher_options_t;
@@ -337,6 +342,7 @@ typedef struct launch_child {
     size_t affinity_size;
     int inherit_fd;       /* > 2: a close-on-exec descriptor the program
                            * keeps (its PMI_FD) */
+    bool trace_exec;      /* stop at exec for a debugger (debug.c) */
 } launch_child_t;
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */
@@ -364,6 +370,8 @@ typedef struct launcher_proc {
     bool terminating;      /* SIGTERM sent: SIGKILL when the grace ends */
     int exit_code;         /* once reaped: status, or 128+signal */
     void *stream;          /* iof.c's */
+    bool traced;           /* to stop at exec: traced until it has */
+    bool held;             /* stopped at exec until a debugger releases it */
 } launcher_proc_t;
 
 struct launcher_job {
@@ -387,6 +395,8 @@ struct launcher_job {
                                        * this signal, or 0: the event */
     pmix_job_state_t state;
     int exit_code;                    /* first non-zero of its processes */
+    pmix_info_t *debug;               /* its debugger directives (debug.c) */
+    size_t ndebug;
 };
 
 /* Free an array of napps apps and what they own. Accepts NULL. */
@@ -441,6 +451,30 @@ void job_destroy(launcher_job_t *job);
 /* Describe job to the server (PMIx_server_register_nspace) and wait for
  * it. */
 pmix_status_t jobinfo_register(launcher_job_t *job);
+
+/* ---- debug.c ---------------------------------------------------------- */
+
+/* Check the debugger directives among a spawn's job info (a bool, a rank
+ * or processes). PMIX_ERR_BAD_PARAM after a one-line message. */
+pmix_status_t debug_check(const pmix_info_t *info, size_t ninfo);
+
+/* Keep the (checked) debugger directives among info with job, to be
+ * registered as its job information. */
+pmix_status_t debug_take(launcher_job_t *job, const pmix_info_t *info, size_t ninfo);
+
+/* The same for the command line's --stop-* options. */
+pmix_status_t debug_take_options(launcher_job_t *job, const launcher_options_t *opts);
+
+/* Whether rank of job is to stop at exec. */
+bool debug_stops_at_exec(const launcher_job_t *job, unsigned rank);
+
+/* The reaper saw child pid stopped by sig: a traced process reaching exec
+ * is detached and held stopped, and announced ready for debug. */
+void debug_stopped(launcher_t *run, pid_t pid, int sig);
+
+/* A tool's PMIX_DEBUGGER_RELEASE (info: the event's): continue the held
+ * processes it names. */
+void debug_release(launcher_t *run, const pmix_info_t *info, size_t ninfo);
 
 /* ---- host.c ----------------------------------------------------------- */
 

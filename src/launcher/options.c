@@ -163,6 +163,17 @@ static int set_no_lib_path(launcher_options_t *opts, const char *name, const cha
     return 0;
 }
 
+/* --stop-in-init, --stop-on-exec and --stop-in-app (name is the spelling
+ * given, without a value). */
+static int set_stop(launcher_options_t *opts, const char *name, const char *value)
+{
+    bool *flag = 0 == strcmp(name, "--stop-in-init")   ? &opts->stop_in_init
+                 : 0 == strcmp(name, "--stop-on-exec") ? &opts->stop_on_exec
+                                                       : &opts->stop_in_app;
+    *flag = true;
+    return 0;
+}
+
 static int set_types(launcher_options_t *opts, const char *name, const char *value)
 {
     opts->types = value;
@@ -242,6 +253,12 @@ static const option_spec_t specs[] = {
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
+    {{"--stop-in-init"}, NULL, set_stop,
+     "stop every rank in PMIx_Init until a debugger releases it"},
+    {{"--stop-on-exec"}, NULL, set_stop,
+     "stop every rank at exec (state T) until a debugger releases it"},
+    {{"--stop-in-app"}, NULL, set_stop,
+     "tell the ranks to stop where they choose until a debugger releases them"},
     {{"--daemon"}, NULL, set_daemon,
      "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},

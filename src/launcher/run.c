@@ -210,7 +210,7 @@ static int execute(launcher_t *run)
     }
     run->openmpi_shm = openmpi_shm_dir(&run->session);
     launcher_job_t *first = job_create(run, app, 1, NULL);
-    if (NULL == first) {
+    if (NULL == first || PMIX_SUCCESS != debug_take_options(first, run->opts)) {
         return LAUNCHER_EXIT_FAILURE;
     }
     if (PMIX_SUCCESS != mapping_place(&first->map, &run->topo, run->opts, first->nprocs, 0,

@@ -25,16 +25,14 @@ bool blocks_decode(const tnode_t *n, blocks_t *b);
 void blocks_free(blocks_t *b);
 
 /* The parts the other constructors of block tuples share (darray.c). */
-/* The extent of old as a block element, or 0 when the tree cannot hold it. */
-size_t blocks_old_extent(pmix_data_type_t old);
-/* Append a block of len old elements at disp to tuple t. */
-bool blocks_add(tnode_t *t, pmix_data_type_t old, int64_t disp, int64_t len);
-/* Whether element m of a block tuple is len old elements at disp. */
-bool blocks_element_is(const tnode_t *m, pmix_data_type_t old, int64_t disp, int64_t len);
+/* Append a block of len old elements at offset off to tuple t. */
+bool blocks_add(tnode_t *t, pmix_data_type_t old, int64_t off, int64_t len);
+/* Whether element m of a block tuple is len old elements at offset off. */
+bool blocks_element_is(const tnode_t *m, pmix_data_type_t old, int64_t off, int64_t len);
 /* The id of a leaf node (a scalar or a reference), or 0. */
 pmix_data_type_t blocks_leaf_id(const tnode_t *n);
-/* The old type of block tuple n (at least one element), by its first
- * element, and *ext its extent. */
-pmix_data_type_t blocks_first(const tnode_t *n, size_t *ext);
+/* The old type's node in block tuple n (at least one element): its first
+ * element, or that element's element when it is an array. */
+const tnode_t *blocks_first_leaf(const tnode_t *n);
 
 #endif /* DROVER_TYPES_BLOCKS_H */

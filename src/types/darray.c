@@ -14,9 +14,12 @@
  *    kept as the attribute +constructor "darray" followed by the 4d+4
  *    integers of get_contents; decoding recomputes the runs and decodes as
  *    DARRAY only when they are the tuple's elements exactly.
- *  - A share of more than TYPES_MAX_BLOCKS runs (CYCLIC(1) over a large
- *    array makes one per element) or of no element at all is refused with
- *    PMIX_ERR_NOT_SUPPORTED, as the block constructors refuse theirs.
+ *  - A share of no element is, as MPI's, an empty type of the whole
+ *    array's extent: its tuple keeps an array of 0 old elements to say
+ *    which old type, as the block constructors' do. One of more than
+ *    TYPES_MAX_BLOCKS runs (CYCLIC(1) over a large array makes one per
+ *    element) is refused with PMIX_ERR_NOT_SUPPORTED, and so is an old
+ *    type whose lb is not 0 (MPI's darray has lb 0 whatever old's).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -168,10 +171,11 @@ static bool walk(walk_t *w, int j, int d, int64_t base)
     return true;
 }
 
-/* The runs of call c's share on an old type of extent ext, and the
- * extent of the whole array in bytes. PMIX_ERR_BAD_PARAM for a call MPI
- * refuses or an array past TYPES_MAX_SIZE; PMIX_ERR_NOT_SUPPORTED for no
- * element or too many runs. On success the caller frees out->seg. */
+/* The runs of call c's share on an old type of extent ext (none when it
+ * owns nothing), and the extent of the whole array in bytes.
+ * PMIX_ERR_BAD_PARAM for a call MPI refuses or an array past
+ * TYPES_MAX_SIZE; PMIX_ERR_NOT_SUPPORTED for too many runs. On success
+ * the caller frees out->seg. */
 static pmix_status_t runs_of(const call_t *c, size_t ext, runs_t *out, int64_t *extent)
 {
     int64_t total = (int64_t)ext;
@@ -206,7 +210,7 @@ static pmix_status_t runs_of(const call_t *c, size_t ext, runs_t *out, int64_t *
     }
     ok = ok && walk(w, 0, c->d, 0);
     pmix_status_t rc = w->nomem ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-    if (PMIX_SUCCESS == rc && (!ok || 0 == w->out.n)) {
+    if (PMIX_SUCCESS == rc && !ok) {
         rc = PMIX_ERR_NOT_SUPPORTED;
     }
     for (int i = 0; i < c->d; i++) {
@@ -285,8 +289,9 @@ PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, 
     if (!valid(&c)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_t ext = blocks_old_extent(old);
-    if (0 == ext) {
+    size_t ext, align;
+    int64_t old_lb;
+    if (!construct_old(old, &ext, &align, &old_lb) || 0 != old_lb) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
     runs_t r = {0};
@@ -302,6 +307,9 @@ PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, 
     for (size_t k = 0; ok && k < r.n; k++) {
         ok = blocks_add(t, old, r.seg[k].start * (int64_t)ext, r.seg[k].len);
     }
+    if (ok && 0 == r.n) {
+        ok = blocks_add(t, old, 0, 0);   /* owns nothing: says which old type */
+    }
     free(text);
     free(r.seg);
     if (!ok) {
@@ -313,28 +321,28 @@ PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, 
 
 bool darray_decode(const tnode_t *n, blocks_t *b)
 {
-    const char *text = NULL;
+    const char *text = tnode_attr(n, ATTR);
     int ints[MAX_INTS], ni;
     memset(b, 0, sizeof(*b));
-    for (size_t i = 0; i < n->nattrs; i++) {
-        text = 0 == strcmp(ATTR, n->attrs[i].name) ? n->attrs[i].value : text;
-    }
     if (TK_TUPLE != n->kind || !n->laid || NULL == text || n->nchild < 2 ||
         TK_EXPR != n->child[0]->kind || !parse(text, ints, &ni)) {
         return false;
     }
-    size_t ext;
-    pmix_data_type_t old = blocks_first(n, &ext);
+    const tnode_t *leaf = blocks_first_leaf(n);
+    pmix_data_type_t old = blocks_leaf_id(leaf);
+    size_t ext = leaf->size;
     call_t c = call_of(ints);
     runs_t r = {0};
     int64_t extent;
-    if (0 == old || PMIX_SUCCESS != runs_of(&c, ext, &r, &extent)) {
+    if (0 == old || 0 != types_lb(leaf) || 0 != types_lb(n) ||
+        PMIX_SUCCESS != runs_of(&c, ext, &r, &extent)) {
         return false;
     }
-    bool ok = r.n == n->nchild - 1 && (int64_t)n->size == extent;
+    bool ok = (0 == r.n ? 1 : r.n) == n->nchild - 1 && (int64_t)n->size == extent;
     for (size_t k = 0; ok && k < r.n; k++) {
         ok = blocks_element_is(n->child[k + 1], old, r.seg[k].start * (int64_t)ext, r.seg[k].len);
     }
+    ok = ok && (0 != r.n || blocks_element_is(n->child[1], old, 0, 0));
     free(r.seg);
     if (ok && NULL != (b->ints = malloc(sizeof(int) * (size_t)ni))) {
         memcpy(b->ints, ints, sizeof(int) * (size_t)ni);

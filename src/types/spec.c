@@ -262,9 +262,14 @@ static tnode_t *conv_array(spec_t *s, const ynode_t *y)
     if (NULL != ystart && NULL != ysize && nstart != nsize) {
         err(s, ystart, "`start' must have the same rank as `size': %zu != %zu", nstart, nsize);
     }
-    if (NULL != yorder && (YN_SCALAR != yorder->kind || (0 != strcmp(yorder->text, "C") &&
-                                                          0 != strcmp(yorder->text, "c")))) {
-        err(s, yorder, "`order' can only be C");
+    /* Fortran order lists dimensions first index first: the tree keeps C
+     * order, reversed, and +order: fortran says how it was declared. */
+    bool fortran = NULL != yorder && YN_SCALAR == yorder->kind &&
+                   (0 == strcmp(yorder->text, "Fortran") || 0 == strcmp(yorder->text, "fortran"));
+    if (NULL != yorder && !fortran &&
+        (YN_SCALAR != yorder->kind ||
+         (0 != strcmp(yorder->text, "C") && 0 != strcmp(yorder->text, "c")))) {
+        err(s, yorder, "`order' is C or Fortran");
     }
     tnode_t *sub = NULL;
     if (NULL == ytype) {
@@ -278,7 +283,13 @@ static tnode_t *conv_array(spec_t *s, const ynode_t *y)
     if (s->errors == before && !s->oom) {
         n = node(s, TK_ARRAY, y);
     }
-    for (size_t i = 0; NULL != n && i < nsize; i++) {
+    if (NULL != n && fortran && !tnode_add_attr(n, "order", "fortran")) {
+        s->oom = true;
+        tnode_free(n);
+        n = NULL;
+    }
+    for (size_t d = 0; NULL != n && d < nsize; d++) {
+        size_t i = fortran ? nsize - 1 - d : d;
         tnode_t *parts[3] = {sizes[i], subs[i], starts[i]};
         sizes[i] = subs[i] = starts[i] = NULL;
         tnode_t *dim = node(s, TK_DIM, ysize);
