@@ -538,7 +538,9 @@ static pmix_status_t generic_pack_array(drover_writer_t *w, const void *src, siz
     if (NULL != nt->plan) {
         return plan_pack(w, nt->plan, src, n, nt->root->size);
     }
-    bool sized = nt->root->has_ptr;
+    /* An empty type's elements carry their length (0) so that an array
+     * of them takes room on the wire, as its min_wire says. */
+    bool sized = nt->root->has_ptr || 0 == nt->root->min_wire;
     if (!sized && nt->root->min_wire >= GENERIC_EACH_ITS_OWN) {
         return PMIX_ERR_BAD_PARAM;
     }
@@ -717,7 +719,7 @@ drover_datatype_t generic_record(const named_t *nt)
         .name = nt->name,
         .id = nt->id,
         .size = nt->root->size,
-        .min_wire = 0 == nt->root->min_wire ? 1 : nt->root->min_wire,
+        .min_wire = 0 == nt->root->min_wire ? 4 : nt->root->min_wire,
         .flags = 0,
         .pack = generic_pack,
         .unpack = generic_unpack,

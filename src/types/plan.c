@@ -103,7 +103,7 @@ static void put_le(uint8_t *at, uint64_t v, size_t width)
 plan_t *plan_build(const named_t *nt)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (nt->root->has_ptr || nt->root->min_wire > UINT32_MAX - 1) {
+    if (nt->root->has_ptr || 0 == nt->root->min_wire || nt->root->min_wire > UINT32_MAX - 1) {
         return NULL;
     }
     plan_t *p = calloc(1, sizeof(*p));

@@ -26,8 +26,8 @@ typedef struct plan {
 } plan_t;
 
 /* The plan of a laid-out, pointer-free type whose shape is collected, or
- * NULL: a type with pointers, a big-endian host (scalars are not their
- * wire bytes there), too many runs, or no memory. */
+ * NULL: a type with pointers or without data, a big-endian host (scalars
+ * are not their wire bytes there), too many runs, or no memory. */
 plan_t *plan_build(const named_t *nt);
 void plan_free(plan_t *p);
 

@@ -14,6 +14,7 @@
 #include "canonical.h"
 #include "decode_harness.h"
 #include "drover.h"
+#include "pmix.h"
 #include "type_harness.h"
 #include "types.h"
 
@@ -155,6 +156,16 @@ START_TEST(a_share_of_nothing_is_empty)
     ck_assert_int_eq(d.combiner, DROVER_COMBINER_DARRAY);
     ints_are(&d, 8, (int[]){3, 2, 1, 8, B, 4, 3, DROVER_ORDER_C});
     rebuilds_identically(id, 0);
+    /* An array of empty elements travels: each takes its length's 4 bytes. */
+    static int32_t none[40][8], back[40][8];
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    ck_assert_int_eq(PMIx_Data_pack(NULL, &buf, none, 40, id), PMIX_SUCCESS);
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 16 + 40 * 4);
+    int32_t n = 40;
+    ck_assert_int_eq(PMIx_Data_unpack(NULL, &buf, back, &n, id), PMIX_SUCCESS);
+    ck_assert_int_eq(n, 40);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
 }
 END_TEST
 
