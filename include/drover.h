@@ -85,7 +85,8 @@ PMIX_EXPORT drover_tma_t *drover_reader_tma(drover_reader_t *r);
 #define DROVER_DATATYPE_PASSED_BY_VALUE 0x2u
 
 /* One datatype: everything drover needs to move, copy, compare, print and
- * free values of it. Each function handles a single element. */
+ * free values of it. Each function handles a single element, but for
+ * check, pack_array and unpack_array. */
 typedef struct drover_datatype {
     const char *name;      /* printable name, e.g. "PMIX_BOOL" */
     pmix_data_type_t id;
@@ -115,6 +116,14 @@ typedef struct drover_datatype {
      * PMIx_Data_unpack checks the whole input first and then unpacks
      * straight into the caller's storage, which it does not zero. */
     pmix_status_t (*check)(drover_reader_t *r, size_t n);
+    /* Optional, both or neither. n >= 1 elements at once, in a form of the
+     * type's own (one header for the whole array, say): drover_pack and
+     * drover_unpack then call these once instead of pack or unpack per
+     * element, and check reads that form. unpack_array gets zeroed storage
+     * (or, after check, storage as the caller passed it) and on failure
+     * releases all it allocated and leaves the n elements zeroed. */
+    pmix_status_t (*pack_array)(drover_writer_t *w, const void *src, size_t n);
+    pmix_status_t (*unpack_array)(drover_reader_t *r, void *dest, size_t n);
 } drover_datatype_t;
 
 /* Register a datatype. The record is copied; its name must stay valid for
@@ -263,10 +272,18 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
 #define DROVER_COMBINER_HINDEXED 11
 #define DROVER_COMBINER_INDEXED_BLOCK 12
 #define DROVER_COMBINER_HINDEXED_BLOCK 13
+#define DROVER_COMBINER_DARRAY 14
 
-/* Array order of drover_type_create_subarray (Open MPI's values). */
+/* Array orders of drover_type_create_subarray and _darray (Open MPI's
+ * values). */
 #define DROVER_ORDER_C 0
 #define DROVER_ORDER_FORTRAN 1
+
+/* Distributions of drover_type_create_darray (Open MPI's values). */
+#define DROVER_DISTRIBUTE_BLOCK 0
+#define DROVER_DISTRIBUTE_CYCLIC 1
+#define DROVER_DISTRIBUTE_NONE 2
+#define DROVER_DISTRIBUTE_DFLT_DARG (-1)
 
 /* The sizes of the argument arrays of the constructor call that made type,
  * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
@@ -378,6 +395,26 @@ PMIX_EXPORT pmix_status_t drover_type_create_hindexed_block(const char *name, in
                                                             const intptr_t displacements[],
                                                             pmix_data_type_t old,
                                                             pmix_data_type_t *newtype);
+
+/* As MPI_Type_create_darray: the share of process rank (of size, on a
+ * row-major grid of psizes[ndims] processes) of a gsizes[ndims] array of
+ * old elements in C or Fortran order, each dimension distributed
+ * DROVER_DISTRIBUTE_BLOCK, _CYCLIC (with dargs[i] elements a block, or
+ * DROVER_DISTRIBUTE_DFLT_DARG) or _NONE. lb 0, extent the whole array;
+ * the type map lists the share's elements in memory order. It decodes as
+ * DROVER_COMBINER_DARRAY with MPI's layout (4 * ndims + 4 integers).
+ * A share of no element is of size 0. PMIX_ERR_BAD_PARAM for arguments
+ * MPI refuses (psizes whose product is not size, a NONE dimension over
+ * more than one process, a BLOCK darg that does not cover its
+ * dimension...); PMIX_ERR_NOT_SUPPORTED, beyond the refusals above, for an
+ * old type whose lb is not 0 and a share of more than 65536 runs of
+ * consecutive elements. */
+PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, int rank,
+                                                    int ndims, const int gsizes[],
+                                                    const int distribs[], const int dargs[],
+                                                    const int psizes[], int order,
+                                                    pmix_data_type_t old,
+                                                    pmix_data_type_t *newtype);
 
 /* The type map, as MPI defines it: every basic element of one element of
  * type, in order, as its type (the builtin id of a scalar's class and

@@ -63,6 +63,16 @@ PMIX_EXPORT pmix_status_t drover_pack(drover_writer_t *w, const void *src, size_
         return PMIX_ERR_BAD_PARAM;
     }
     size_t mark = w->buf->bytes_used;
+    if (NULL != t->pack_array && 0 < n) {
+        bfrops_current = t;
+        pmix_status_t rc = t->pack_array(w, src, n);
+        bfrops_current = NULL;
+        if (PMIX_SUCCESS != rc) {
+            w->buf->bytes_used = mark;
+            w->buf->pack_ptr = w->buf->base_ptr + mark;
+        }
+        return rc;
+    }
     for (size_t i = 0; i < n; i++) {
         bfrops_current = t;
         pmix_status_t rc = t->pack(w, elem_at(src, i, t));
@@ -100,6 +110,13 @@ PMIX_EXPORT pmix_status_t drover_unpack(drover_reader_t *r, void *dest, size_t n
     r->depth++;
     pmix_status_t rc = PMIX_SUCCESS;
     size_t done = 0;
+    if (NULL != t->unpack_array) {
+        /* The array unpacks whole or leaves everything zeroed. */
+        bfrops_current = t;
+        rc = t->unpack_array(r, dest, n);
+        bfrops_current = NULL;
+        done = n;
+    }
     while (done < n && PMIX_SUCCESS == rc) {
         bfrops_current = t;
         rc = t->unpack(r, elem_at(dest, done, t));
@@ -109,7 +126,7 @@ PMIX_EXPORT pmix_status_t drover_unpack(drover_reader_t *r, void *dest, size_t n
         }
     }
     r->depth--;
-    if (PMIX_SUCCESS != rc) {
+    if (PMIX_SUCCESS != rc && NULL == t->unpack_array) {
         /* The failing element freed what it had allocated; the finished
          * ones are ours to free, and the whole array goes back to zero. */
         discard(dest, done, t, r->tma);

@@ -129,7 +129,12 @@ static pmix_status_t unpack_checked(drover_reader_t *r, const drover_datatype_t 
         rc = t->check(&peek, count);
         bfrops_current = NULL;
     }
-    for (size_t i = 0; i < count && PMIX_SUCCESS == rc; i++) {
+    if (PMIX_SUCCESS == rc && 0 < count && NULL != t->unpack_array) {
+        bfrops_current = t;
+        rc = t->unpack_array(&body, dest, count);
+        bfrops_current = NULL;
+    }
+    for (size_t i = 0; i < count && PMIX_SUCCESS == rc && NULL == t->unpack_array; i++) {
         bfrops_current = t;
         rc = t->unpack(&body, (char *)dest + i * t->size);
         bfrops_current = NULL;

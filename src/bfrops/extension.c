@@ -21,6 +21,9 @@ static bool record_is_valid(const drover_datatype_t *type)
         NULL == type->print) {
         return false;
     }
+    if ((NULL == type->pack_array) != (NULL == type->unpack_array)) {
+        return false;
+    }
     if (0 == type->size || 0 == type->min_wire || 0 != (type->flags & ~KNOWN_FLAGS)) {
         return false;
     }

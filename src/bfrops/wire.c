@@ -55,18 +55,27 @@ static pmix_status_t reserve(pmix_data_buffer_t *buf, size_t len)
     return PMIX_SUCCESS;
 }
 
+void *wire_append(drover_writer_t *w, size_t len)
+{
+    if (PMIX_SUCCESS != reserve(w->buf, len)) {
+        return NULL;
+    }
+    void *at = w->buf->base_ptr + w->buf->bytes_used;
+    w->buf->bytes_used += len;
+    w->buf->pack_ptr = w->buf->base_ptr + w->buf->bytes_used;
+    return at;
+}
+
 pmix_status_t wire_put(drover_writer_t *w, const void *src, size_t len)
 {
     if (0 == len) {
         return PMIX_SUCCESS;
     }
-    pmix_status_t rc = reserve(w->buf, len);
-    if (PMIX_SUCCESS != rc) {
-        return rc;
+    void *at = wire_append(w, len);
+    if (NULL == at) {
+        return PMIX_ERR_NOMEM;
     }
-    memcpy(w->buf->base_ptr + w->buf->bytes_used, src, len);
-    w->buf->bytes_used += len;
-    w->buf->pack_ptr = w->buf->base_ptr + w->buf->bytes_used;
+    memcpy(at, src, len);
     return PMIX_SUCCESS;
 }
 

@@ -38,6 +38,9 @@ struct drover_reader {
 
 /* Writers: append; PMIX_ERR_NOMEM if the buffer cannot grow. */
 pmix_status_t wire_put(drover_writer_t *w, const void *src, size_t len);
+/* Room for len > 0 bytes at the end, which the caller fills at once;
+ * NULL if the buffer cannot grow (nothing changed then). */
+void *wire_append(drover_writer_t *w, size_t len);
 pmix_status_t wire_put_u8(drover_writer_t *w, uint8_t v);
 pmix_status_t wire_put_u16(drover_writer_t *w, uint16_t v);
 pmix_status_t wire_put_u32(drover_writer_t *w, uint32_t v);

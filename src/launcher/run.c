@@ -359,7 +359,7 @@ static void teardown(launcher_t *run)
 }
 
 /* Read and check --types before anything starts; the ranks get the text
- * that was checked. */
+ * that was checked (with what it includes merged in). */
 static int types_check(launcher_options_t *opts)
 {
     size_t len = 0;
@@ -378,6 +378,19 @@ static int types_check(launcher_options_t *opts)
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, "drover: --types %s has errors: nothing started\n", opts->types);
         return -1;
+    }
+    /* Files it includes may not be where the ranks look: they get the
+     * types as one canonical document instead. */
+    if (NULL != strstr(opts->types_text, "include")) {
+        char *flat = NULL;
+        rc = drover_types_describe(opts->types, NULL, DROVER_TYPES_YAML, &flat, NULL);
+        if (PMIX_SUCCESS != rc) {
+            fprintf(stderr, "drover: --types %s: %s\n", opts->types, PMIx_Error_string(rc));
+            return -1;
+        }
+        free(opts->types_text);
+        opts->types_text = flat;
+        len = (ssize_t)strlen(flat);
     }
     /* The server stores and forwards the ranks' values of these types. */
     rc = drover_types_load_string(opts->types, opts->types_text, len, DROVER_TYPES_RELAY, NULL);

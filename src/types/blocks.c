@@ -108,8 +108,7 @@ static bool block_at(const blocks_t *b, size_t ext, int k, int64_t *disp, int64_
     return bytes ? (*disp = units, true) : !__builtin_mul_overflow(units, (int64_t)ext, disp);
 }
 
-/* The id of a leaf node (a scalar or a reference), or 0. */
-static pmix_data_type_t leaf_id(const tnode_t *n)
+pmix_data_type_t blocks_leaf_id(const tnode_t *n)
 {
     if (TK_SCALAR == n->kind) {
         return construct_scalar_id(&n->scalar);
@@ -174,18 +173,17 @@ void blocks_free(blocks_t *b)
     b->addrs = NULL;
 }
 
-/* Whether element m of a block tuple is len old elements at offset off. */
-static bool element_is(const tnode_t *m, pmix_data_type_t old, int64_t off, int64_t len)
+bool blocks_element_is(const tnode_t *m, pmix_data_type_t old, int64_t off, int64_t len)
 {
     const tnode_t *t = m->child[0];
     if ((int64_t)m->off != off) {
         return false;
     }
     if (1 == len) {
-        return leaf_id(t) == old;
+        return blocks_leaf_id(t) == old;
     }
     return TK_ARRAY == t->kind && 2 == t->nchild && 1 == t->child[0]->nchild &&
-           len == t->child[0]->n && leaf_id(t->child[1]) == old;
+           len == t->child[0]->n && blocks_leaf_id(t->child[1]) == old;
 }
 
 /* MPI's bounds of call b on an old type of extent ext and lower bound
@@ -213,6 +211,12 @@ static bool bounds(const blocks_t *b, size_t ext, int64_t old_lb, int64_t *lb, i
     return !__builtin_sub_overflow(*ub, *lb, &bytes) && bytes <= (int64_t)TYPES_MAX_SIZE;
 }
 
+const tnode_t *blocks_first_leaf(const tnode_t *n)
+{
+    const tnode_t *first = n->child[1]->child[0];
+    return TK_ARRAY == first->kind ? first->child[first->nchild - 1] : first;
+}
+
 bool blocks_decode(const tnode_t *n, blocks_t *b)
 {
     memset(b, 0, sizeof(*b));
@@ -222,9 +226,8 @@ bool blocks_decode(const tnode_t *n, blocks_t *b)
         blocks_free(b);
         return false;
     }
-    const tnode_t *first = n->child[1]->child[0];
-    const tnode_t *leaf = TK_ARRAY == first->kind ? first->child[first->nchild - 1] : first;
-    b->old = leaf_id(leaf);
+    const tnode_t *leaf = blocks_first_leaf(n);
+    b->old = blocks_leaf_id(leaf);
     size_t ext = leaf->size, next = 1;
     int64_t old_lb = types_lb(leaf), lb, ub, disp, len;
     bool ok = 0 != b->old && bounds(b, ext, old_lb, &lb, &ub) && types_lb(n) == lb &&
@@ -232,12 +235,12 @@ bool blocks_decode(const tnode_t *n, blocks_t *b)
     for (int k = 0; ok && k < b->ints[0]; k++) {
         block_at(b, ext, k, &disp, &len);
         if (0 < len && 0 < ext) {
-            ok = next < n->nchild && element_is(n->child[next++], b->old, disp + old_lb - lb, len);
+            ok = next < n->nchild && blocks_element_is(n->child[next++], b->old, disp + old_lb - lb, len);
         }
     }
     /* No data: the one empty array that names old. */
     if (ok && 1 == next) {
-        ok = element_is(n->child[next++], b->old, 0, 0);
+        ok = blocks_element_is(n->child[next++], b->old, 0, 0);
     }
     if (!ok || next != n->nchild) {
         blocks_free(b);
@@ -269,8 +272,7 @@ static char *call_text(const blocks_t *b)
     return s;
 }
 
-/* Append a block of len old elements at offset off to tuple t. */
-static bool add_block(tnode_t *t, pmix_data_type_t old, int64_t off, int64_t len)
+bool blocks_add(tnode_t *t, pmix_data_type_t old, int64_t off, int64_t len)
 {
     tnode_t *leaf = NULL;
     if (PMIX_SUCCESS != construct_leaf(old, &leaf)) {
@@ -301,10 +303,10 @@ static pmix_status_t create(const char *name, const blocks_t *b, pmix_data_type_
               construct_add(t, construct_value(ub - lb)) && construct_lb(t, lb);
     for (int k = 0; ok && k < n; k++) {
         block_at(b, ext, k, &disp, &len);
-        ok = 0 == len || 0 == ext || add_block(t, b->old, disp + old_lb - lb, len);
+        ok = 0 == len || 0 == ext || blocks_add(t, b->old, disp + old_lb - lb, len);
     }
     if (ok && 1 == t->nchild) {
-        ok = add_block(t, b->old, 0, 0);
+        ok = blocks_add(t, b->old, 0, 0);
     }
     free(text);
     if (!ok) {

@@ -24,4 +24,15 @@ typedef struct blocks {
 bool blocks_decode(const tnode_t *n, blocks_t *b);
 void blocks_free(blocks_t *b);
 
+/* The parts the other constructors of block tuples share (darray.c). */
+/* Append a block of len old elements at offset off to tuple t. */
+bool blocks_add(tnode_t *t, pmix_data_type_t old, int64_t off, int64_t len);
+/* Whether element m of a block tuple is len old elements at offset off. */
+bool blocks_element_is(const tnode_t *m, pmix_data_type_t old, int64_t off, int64_t len);
+/* The id of a leaf node (a scalar or a reference), or 0. */
+pmix_data_type_t blocks_leaf_id(const tnode_t *n);
+/* The old type's node in block tuple n (at least one element): its first
+ * element, or that element's element when it is an array. */
+const tnode_t *blocks_first_leaf(const tnode_t *n);
+
 #endif /* DROVER_TYPES_BLOCKS_H */

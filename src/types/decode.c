@@ -20,7 +20,8 @@
  *    lb (extent.c).
  *  - An array with +order: fortran is the SUBARRAY call in Fortran order
  *    that made it: its dimensions reversed.
- *  - A tuple a block constructor made decodes as that call (blocks.c).
+ *  - A tuple a block constructor or darray made decodes as that call
+ *    (blocks.c, darray.c).
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #include "bfrops.h"
 #include "blocks.h"
 #include "construct.h"
+#include "darray.h"
 #include "typeset.h"
 #include "types.h"
 
@@ -90,6 +92,12 @@ static bool sliced(const tnode_t *n)
     return 2 != n->nchild;
 }
 
+/* The call a block constructor or darray made n with (*b as blocks.h). */
+static bool call_decode(const tnode_t *n, blocks_t *b)
+{
+    return blocks_decode(n, b) || darray_decode(n, b);
+}
+
 /* The MPI displacement of member m of n. */
 static intptr_t disp_of(const tnode_t *n, const tnode_t *m)
 {
@@ -108,7 +116,7 @@ int decode_combiner(const tnode_t *n)
         return sliced(n) ? DROVER_COMBINER_SUBARRAY : DROVER_COMBINER_CONTIGUOUS;
     default: {
         blocks_t b;
-        if (blocks_decode(n, &b)) {
+        if (call_decode(n, &b)) {
             blocks_free(&b);
             return b.combiner;
         }
@@ -156,7 +164,7 @@ PMIX_EXPORT pmix_status_t drover_type_get_envelope(pmix_data_type_t type, int *n
             break;
         default: {
             blocks_t b;
-            blocks_decode(n, &b);
+            call_decode(n, &b);
             ni = b.ni;
             na = b.na;
             nd = 1;
@@ -284,7 +292,7 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
         return part_id(nt, TK_POINTER == n->kind ? n->child[0] : n, 0, &types[0]);
     default: {
         blocks_t b;
-        if (!blocks_decode(n, &b)) {
+        if (!call_decode(n, &b)) {
             return PMIX_ERR_NOMEM;   /* it decoded a moment ago: only memory can fail */
         }
         memcpy(ints, b.ints, sizeof(int) * (size_t)b.ni);

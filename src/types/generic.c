@@ -5,12 +5,16 @@
  * Design notes:
  *  - The registry calls a record's functions with the element only; the
  *    record they serve is bfrops_current, and its id finds the tree.
- *  - Each packed element is [u64 fingerprint][u32 k][k x u64 bounds]
- *    [u32 length][data] (docs/protocol.md). The length lets a process
- *    that stores values without reading them (the server) keep an element
- *    whole (relay.c). A receiver whose declaration has another
- *    fingerprint, or the same declaration with other $-values, refuses the
- *    element with PMIX_ERR_TYPE_MISMATCH before reading any data.
+ *  - An array of n elements packs as one header, [u64 fingerprint][u32 k]
+ *    [k x u64 bounds][u32 length], then the elements' data: each of that
+ *    length, or, when the length is GENERIC_EACH_ITS_OWN (types with
+ *    pointers, whose data varies), each with its own u32 length in front
+ *    (docs/protocol.md). The record's array functions serve it in one
+ *    call; pack and unpack of one element are arrays of one. The lengths
+ *    let a process that stores values without reading them (the server)
+ *    keep each element whole (relay.c). A receiver whose declaration has
+ *    another fingerprint, or the same declaration with other $-values,
+ *    refuses the array with PMIX_ERR_TYPE_MISMATCH before reading data.
  *  - Data is the type's selected elements only: scalars little-endian at
  *    their size, a pointer as a byte (0: NULL, 1: present) then its
  *    pointee. On a little-endian host a dense part (no padding, no
@@ -21,8 +25,8 @@
  *  - Unpacked pointees are allocated through the reader's allocator; a
  *    failed unpack releases them and leaves the element zeroed.
  *  - A pointer-free type with a copy plan (plan.h) packs as its constant
- *    header and its runs, and unpacks so when the header in the input is
- *    that one; anything else takes the walk, which names the error.
+ *    header and each element's runs, and unpacks so once the header has
+ *    been read and found to be the plan's; anything else takes the walk.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -491,49 +495,8 @@ static const named_t *current(void)
     return NULL == bfrops_current ? NULL : types_by_id(bfrops_current->id);
 }
 
-static pmix_status_t plan_pack(drover_writer_t *w, const plan_t *p, const char *elem)
+static pmix_status_t put_header(drover_writer_t *w, const named_t *nt, uint32_t len)
 {
-    pmix_status_t rc = wire_put(w, p->hdr, p->hlen);
-    for (size_t i = 0; i < p->nruns && PMIX_SUCCESS == rc; i++) {
-        rc = wire_put(w, elem + p->runs[i].off, p->runs[i].len);
-    }
-    return rc;
-}
-
-/* The input holds a whole element of plan p with p's header. The fixed
- * part of the header is compared inline: this runs once per element in
- * both passes of an unpack. */
-static bool plan_fits(const drover_reader_t *r, const plan_t *p)
-{
-    uint64_t in[2], want[2];
-    if (NULL == p || wire_remaining(r) < p->hlen || wire_remaining(r) - p->hlen < p->data) {
-        return false;
-    }
-    memcpy(in, r->pos, GENERIC_HEADER);
-    memcpy(want, p->hdr, GENERIC_HEADER);
-    return in[0] == want[0] && in[1] == want[1] &&
-           (GENERIC_HEADER == p->hlen || 0 == memcmp(r->pos + GENERIC_HEADER, p->hdr + GENERIC_HEADER, p->hlen - GENERIC_HEADER));
-}
-
-static void plan_unpack(drover_reader_t *r, const plan_t *p, char *elem)
-{
-    const uint8_t *at = r->pos + p->hlen;
-    for (size_t i = 0; i < p->nruns; i++) {
-        memcpy(elem + p->runs[i].off, at, p->runs[i].len);
-        at += p->runs[i].len;
-    }
-    r->pos = at;
-}
-
-static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
-{
-    const named_t *nt = current();
-    if (NULL == nt) {
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
-    }
-    if (NULL != nt->plan) {
-        return plan_pack(w, nt->plan, elem);
-    }
     pmix_status_t rc = wire_put_u64(w, nt->fingerprint);
     if (PMIX_SUCCESS == rc) {
         rc = wire_put_u32(w, (uint32_t)nt->nshape);
@@ -541,17 +504,21 @@ static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
     for (size_t i = 0; i < nt->nshape && PMIX_SUCCESS == rc; i++) {
         rc = wire_put_u64(w, (uint64_t)nt->shape[i]);
     }
-    /* The data's length goes in front of it, written once it is known. */
+    return PMIX_SUCCESS == rc ? wire_put_u32(w, len) : rc;
+}
+
+/* An element whose data varies (it has pointers): [u32 length][data],
+ * the length written once it is known. */
+static pmix_status_t pack_sized(drover_writer_t *w, const named_t *nt, const char *elem)
+{
     size_t at = w->buf->bytes_used;
-    if (PMIX_SUCCESS == rc) {
-        rc = wire_put_u32(w, 0);
-    }
+    pmix_status_t rc = wire_put_u32(w, 0);
     if (PMIX_SUCCESS == rc) {
         xfer_t x = {.w = w};
         rc = xfer_at(&x, nt->root, (char *)elem);
     }
     size_t len = w->buf->bytes_used - at - 4;
-    if (PMIX_SUCCESS == rc && len > UINT32_MAX - 1) {
+    if (PMIX_SUCCESS == rc && len >= GENERIC_EACH_ITS_OWN) {
         rc = PMIX_ERR_BAD_PARAM;
     }
     if (PMIX_SUCCESS == rc) {
@@ -562,8 +529,32 @@ static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
     return rc;
 }
 
-/* Read an element's header for nt: fingerprint and bounds must be nt's;
- * *len is the data's length, which the input holds. */
+static pmix_status_t generic_pack_array(drover_writer_t *w, const void *src, size_t n)
+{
+    const named_t *nt = current();
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+    }
+    if (NULL != nt->plan) {
+        return plan_pack(w, nt->plan, src, n, nt->root->size);
+    }
+    /* An empty type's elements carry their length (0) so that an array
+     * of them takes room on the wire, as its min_wire says. */
+    bool sized = nt->root->has_ptr || 0 == nt->root->min_wire;
+    if (!sized && nt->root->min_wire >= GENERIC_EACH_ITS_OWN) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_status_t rc = put_header(w, nt, sized ? GENERIC_EACH_ITS_OWN : (uint32_t)nt->root->min_wire);
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        char *elem = (char *)src + i * nt->root->size;
+        xfer_t x = {.w = w};
+        rc = sized ? pack_sized(w, nt, elem) : xfer_at(&x, nt->root, elem);
+    }
+    return rc;
+}
+
+/* Read an array's header for nt: fingerprint and bounds must be nt's.
+ * *len is every element's data length, or GENERIC_EACH_ITS_OWN. */
 static pmix_status_t read_header(drover_reader_t *r, const named_t *nt, uint32_t *len)
 {
     uint64_t fp, v;
@@ -584,7 +575,23 @@ static pmix_status_t read_header(drover_reader_t *r, const named_t *nt, uint32_t
             rc = PMIX_ERR_TYPE_MISMATCH;
         }
     }
-    if (PMIX_SUCCESS == rc) {
+    return PMIX_SUCCESS == rc ? wire_get_u32(r, len) : rc;
+}
+
+/* n elements of len bytes each are all there. */
+static pmix_status_t have_all(const drover_reader_t *r, size_t n, uint32_t len)
+{
+    return 0 != len && n > wire_remaining(r) / len ? PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER
+                                                   : PMIX_SUCCESS;
+}
+
+/* The data length of the next element (fixed, or read in front of it),
+ * which the input holds. */
+static pmix_status_t next_len(drover_reader_t *r, uint32_t fixed, uint32_t *len)
+{
+    pmix_status_t rc = PMIX_SUCCESS;
+    *len = fixed;
+    if (GENERIC_EACH_ITS_OWN == fixed) {
         rc = wire_get_u32(r, len);
     }
     if (PMIX_SUCCESS == rc && *len > wire_remaining(r)) {
@@ -593,70 +600,77 @@ static pmix_status_t read_header(drover_reader_t *r, const named_t *nt, uint32_t
     return rc;
 }
 
-/* A type without pointers has data of one length, its min_wire: an
- * element whose header passes and whose length is that one unpacks. */
-static pmix_status_t check_one(drover_reader_t *r, const named_t *nt)
+/* A type without pointers has data of one length, its min_wire: an array
+ * whose header passes and whose elements have that length unpacks. */
+static pmix_status_t generic_check(drover_reader_t *r, size_t n)
 {
-    uint32_t len = 0;
-    if (plan_fits(r, nt->plan)) {
-        r->pos += nt->plan->hlen + nt->plan->data;
-        return PMIX_SUCCESS;
+    const named_t *nt = current();
+    uint32_t fixed, len;
+    if (NULL == nt) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
-    pmix_status_t rc = read_header(r, nt, &len);
-    if (PMIX_SUCCESS == rc && len != nt->root->min_wire) {
-        rc = PMIX_ERR_UNPACK_FAILURE;
+    pmix_status_t rc = read_header(r, nt, &fixed);
+    if (PMIX_SUCCESS == rc && GENERIC_EACH_ITS_OWN != fixed) {
+        rc = fixed != nt->root->min_wire ? PMIX_ERR_UNPACK_FAILURE : have_all(r, n, fixed);
+        r->pos += PMIX_SUCCESS == rc ? n * fixed : 0;
+        return rc;
     }
-    if (PMIX_SUCCESS == rc) {
-        r->pos += len;
+    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
+        rc = next_len(r, fixed, &len);
+        if (PMIX_SUCCESS == rc && len != nt->root->min_wire) {
+            rc = PMIX_ERR_UNPACK_FAILURE;
+        }
+        r->pos += PMIX_SUCCESS == rc ? len : 0;
     }
     return rc;
 }
 
-static pmix_status_t generic_check(drover_reader_t *r, size_t n)
+static pmix_status_t generic_unpack_array(drover_reader_t *r, void *dest, size_t n)
 {
     const named_t *nt = current();
+    uint32_t fixed, len;
     if (NULL == nt) {
         return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
-    pmix_status_t rc = PMIX_SUCCESS;
-    /* Planned elements have one length, so the header 32 elements ahead
-     * is known: fetching it early takes a fifth off the check of the
-     * struct of bench/types, which reads one header per 221 bytes. */
-    size_t ahead = NULL == nt->plan ? 0 : 32 * (nt->plan->hlen + nt->plan->data);
-    for (size_t i = 0; i < n && PMIX_SUCCESS == rc; i++) {
-        if (0 != ahead && wire_remaining(r) > ahead) {
-            __builtin_prefetch(r->pos + ahead);
+    size_t size = nt->root->size, done = 0;
+    pmix_status_t rc = read_header(r, nt, &fixed);
+    if (PMIX_SUCCESS == rc && GENERIC_EACH_ITS_OWN != fixed) {
+        rc = have_all(r, n, fixed);
+    }
+    if (PMIX_SUCCESS == rc && NULL != nt->plan && fixed == nt->plan->data) {
+        plan_unpack(nt->plan, r->pos, dest, n, size);
+        r->pos += n * fixed;
+        return PMIX_SUCCESS;
+    }
+    for (; done < n && PMIX_SUCCESS == rc; done++) {
+        rc = next_len(r, fixed, &len);
+        const uint8_t *start = r->pos;
+        if (PMIX_SUCCESS == rc) {
+            xfer_t x = {.r = r};
+            rc = xfer_at(&x, nt->root, (char *)dest + done * size);
         }
-        rc = check_one(r, nt);
+        if (PMIX_SUCCESS == rc && (size_t)(r->pos - start) != len) {
+            rc = PMIX_ERR_UNPACK_FAILURE;
+        }
+    }
+    if (PMIX_SUCCESS != rc) {
+        /* done counts the failed element too: it may hold pointees. */
+        for (size_t i = 0; i < done; i++) {
+            release_at(nt->root, (char *)dest + i * size, r->tma);
+        }
+        memset(dest, 0, n * size);
     }
     return rc;
+}
+
+static pmix_status_t generic_pack(drover_writer_t *w, const void *elem)
+{
+    return generic_pack_array(w, elem, 1);
 }
 
 static pmix_status_t generic_unpack(drover_reader_t *r, void *elem)
 {
-    const named_t *nt = current();
-    uint32_t len = 0;
-    if (NULL == nt) {
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
-    }
-    if (plan_fits(r, nt->plan)) {
-        plan_unpack(r, nt->plan, elem);
-        return PMIX_SUCCESS;
-    }
-    pmix_status_t rc = read_header(r, nt, &len);
-    const uint8_t *start = r->pos;
-    if (PMIX_SUCCESS == rc) {
-        xfer_t x = {.r = r};
-        rc = xfer_at(&x, nt->root, elem);
-    }
-    if (PMIX_SUCCESS == rc && (size_t)(r->pos - start) != len) {
-        rc = PMIX_ERR_UNPACK_FAILURE;
-    }
-    if (PMIX_SUCCESS != rc) {
-        release_at(nt->root, elem, r->tma);
-        memset(elem, 0, nt->root->size);
-    }
-    return rc;
+    return generic_unpack_array(r, elem, 1);
 }
 
 static pmix_status_t generic_copy(void *dest, const void *src, drover_tma_t *tma)
@@ -705,7 +719,7 @@ drover_datatype_t generic_record(const named_t *nt)
         .name = nt->name,
         .id = nt->id,
         .size = nt->root->size,
-        .min_wire = GENERIC_HEADER + 8 * nt->nshape + nt->root->min_wire,
+        .min_wire = 0 == nt->root->min_wire ? 4 : nt->root->min_wire,
         .flags = 0,
         .pack = generic_pack,
         .unpack = generic_unpack,
@@ -714,5 +728,7 @@ drover_datatype_t generic_record(const named_t *nt)
         .print = generic_print,
         .release = generic_release,
         .check = nt->root->has_ptr ? NULL : generic_check,
+        .pack_array = generic_pack_array,
+        .unpack_array = generic_unpack_array,
     };
 }

@@ -34,7 +34,7 @@ typedef struct spec {
     hashmap_t types;           /* names of types: here and earlier */
     hashmap_t values;          /* names of metadata:/data: values */
     const char **vnames;
-    size_t nvnames;
+    size_t nvnames, vcap;
     size_t errors;             /* errors in the entry being converted */
     bool oom;
 } spec_t;
@@ -605,11 +605,40 @@ static bool note_name(hashmap_t *set, const char *name, const char ***list, size
     return true;
 }
 
-static const char *const root_keys[] = {"types", "metadata", "data"};
+static const char *const root_keys[] = {"types", "metadata", "data", "include"};
 
-static bool collect_names(spec_t *s, const ynode_t *root, const char *const *known, size_t nknown)
+/* The names the types:, metadata: and data: sections of root declare. */
+static bool collect_doc(spec_t *s, const ynode_t *root)
 {
-    size_t vcap = 0;
+    for (size_t i = 0; NULL != root && i + 1 < root->n; i += 2) {
+        const char *section = root->items[i]->text;
+        const ynode_t *body = root->items[i + 1];
+        bool is_types = 0 == strcmp(section, "types");
+        if (YN_MAP != body->kind || (!is_types && 0 != strcmp(section, "metadata") &&
+                                     0 != strcmp(section, "data"))) {
+            continue;
+        }
+        for (size_t k = 0; k + 1 < body->n; k += 2) {
+            const char *name = body->items[k]->text;
+            bool ok = is_types ? note_name(&s->types, name, &s->names, &s->nnames, &s->cap)
+                               : note_name(&s->values, name, &s->vnames, &s->nvnames, &s->vcap);
+            if (!ok) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* The root of doc when it is a mapping, or NULL. */
+static const ynode_t *root_map(const ydoc_t *doc)
+{
+    return NULL != doc->root && YN_MAP == doc->root->kind ? doc->root : NULL;
+}
+
+static bool collect_names(spec_t *s, ydoc_t *const *docs, size_t ndocs, const char *const *known,
+                          size_t nknown)
+{
     size_t nsc;
     const char *const *sc = scalar_names(&nsc);
     for (size_t i = 0; i < nsc; i++) {
@@ -630,21 +659,9 @@ static bool collect_names(spec_t *s, const ynode_t *root, const char *const *kno
             return false;
         }
     }
-    for (size_t i = 0; i + 1 < root->n; i += 2) {
-        const char *section = root->items[i]->text;
-        const ynode_t *body = root->items[i + 1];
-        bool is_types = 0 == strcmp(section, "types");
-        if (YN_MAP != body->kind || (!is_types && 0 != strcmp(section, "metadata") &&
-                                     0 != strcmp(section, "data"))) {
-            continue;
-        }
-        for (size_t k = 0; k + 1 < body->n; k += 2) {
-            const char *name = body->items[k]->text;
-            bool ok = is_types ? note_name(&s->types, name, &s->names, &s->nnames, &s->cap)
-                               : note_name(&s->values, name, &s->vnames, &s->nvnames, &vcap);
-            if (!ok) {
-                return false;
-            }
+    for (size_t j = 0; j < ndocs; j++) {
+        if (!collect_doc(s, root_map(docs[j]))) {
+            return false;
         }
     }
     return true;
@@ -709,12 +726,23 @@ static void read_section(spec_t *s, const ynode_t *key, const ynode_t *body, boo
     for (size_t i = 0; i + 1 < body->n && !s->oom; i += 2) {
         const ynode_t *k = body->items[i];
         bool created = true;
-        if (!is_value && NULL == hashmap_insert_str(seen, k->text, &created)) {
+        hashmap_entry_t *e = is_value ? NULL : hashmap_insert_str(seen, k->text, &created);
+        if (!is_value && NULL == e) {
             s->oom = true;
             break;
         }
+        if (created && NULL != e) {
+            e->value = (void *)k;
+        }
+        const ynode_t *first = NULL == e ? NULL : e->value;
+        if (!created && first->span.file != k->span.file) {
+            size_t m = path_push(&s->path, "%s.%s", section, k->text);
+            err(s, k, "'%s' is declared again (first at %s:%u:%u)", k->text,
+                NULL == first->span.file ? "?" : first->span.file, first->span.line, first->span.col);
+            path_pop(&s->path, m);
+        }
         if (!created) {
-            continue;   /* a duplicate key, already reported */
+            continue;   /* a duplicate key in one file is reported as such */
         }
         size_t m = path_push(&s->path, "%s.%s", section, k->text);
         if (!is_value && (NULL != scalar_find(k->text) || scalar_is_fortran(k->text))) {
@@ -737,33 +765,38 @@ static void read_section(spec_t *s, const ynode_t *key, const ynode_t *body, boo
     }
 }
 
-bool spec_read(const ydoc_t *doc, const char *const *known, size_t nknown, bool lenient,
-               diags_t *d, spec_decl_t **decls, size_t *ndecls)
+bool spec_read(ydoc_t *const *docs, size_t ndocs, const char *const *known, size_t nknown,
+               bool lenient, diags_t *d, spec_decl_t **decls, size_t *ndecls)
 {
     spec_t s = {.d = d, .lenient = lenient};
     size_t cap = 0;
     hashmap_t seen = HASHMAP_INIT;
     *decls = NULL;
     *ndecls = 0;
-    const ynode_t *root = doc->root;
-    if (NULL == root || YN_MAP != root->kind) {
-        diags_error(d, NULL == root ? NULL : &root->span, NULL,
-                    "the document must be a mapping with a `types:' section");
-        return true;
+    for (size_t j = 0; j < ndocs; j++) {
+        const ynode_t *root = docs[j]->root;
+        /* An empty included file declares nothing; the main one must. */
+        if ((NULL == root && j + 1 == ndocs) || (NULL != root && YN_MAP != root->kind)) {
+            diags_error(d, NULL == root ? NULL : &root->span, NULL,
+                        "the document must be a mapping with a `types:' section");
+        }
     }
-    if (!collect_names(&s, root, known, nknown)) {
+    if (!collect_names(&s, docs, ndocs, known, nknown)) {
         s.oom = true;
     }
-    for (size_t i = 0; i + 1 < root->n && !s.oom; i += 2) {
-        const ynode_t *key = root->items[i];
-        const char *section = key->text;
-        if (0 == strcmp(section, "types")) {
-            read_section(&s, key, root->items[i + 1], false, decls, ndecls, &cap, &seen);
-        } else if (0 == strcmp(section, "metadata") || 0 == strcmp(section, "data")) {
-            read_section(&s, key, root->items[i + 1], true, decls, ndecls, &cap, &seen);
-        } else if ('.' != section[0] && 0 != strcmp(section, "plugins") &&
-                   0 != strcmp(section, "logging")) {
-            unknown(&s, key, "a document", section, root_keys, 3);
+    for (size_t j = 0; j < ndocs && !s.oom; j++) {
+        const ynode_t *root = root_map(docs[j]);
+        for (size_t i = 0; NULL != root && i + 1 < root->n && !s.oom; i += 2) {
+            const ynode_t *key = root->items[i];
+            const char *section = key->text;
+            if (0 == strcmp(section, "types")) {
+                read_section(&s, key, root->items[i + 1], false, decls, ndecls, &cap, &seen);
+            } else if (0 == strcmp(section, "metadata") || 0 == strcmp(section, "data")) {
+                read_section(&s, key, root->items[i + 1], true, decls, ndecls, &cap, &seen);
+            } else if ('.' != section[0] && 0 != strcmp(section, "plugins") &&
+                       0 != strcmp(section, "logging") && 0 != strcmp(section, "include")) {
+                unknown(&s, key, "a document", section, root_keys, 4);
+            }
         }
     }
     hashmap_clear(&seen, NULL);

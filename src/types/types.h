@@ -25,9 +25,13 @@ drover_datatype_t relay_record(const named_t *nt);
  * an array's element's, a reference's target's, 0 otherwise. */
 int64_t types_lb(const tnode_t *n);
 
-/* Bytes of a packed element's fixed header: fingerprint, bound count and
+/* Bytes of a packed array's fixed header: fingerprint, bound count and
  * data length. */
 #define GENERIC_HEADER 16
+
+/* The data length of a header whose elements each carry their own in
+ * front of their data (types with pointers). */
+#define GENERIC_EACH_ITS_OWN UINT32_MAX
 
 /* Most $-dependent bounds one type may carry on the wire. */
 #define TYPES_MAX_SHAPE 256

@@ -30,6 +30,7 @@
 #include "describe.h"
 #include "pmix.h"
 #include "hashmap.h"
+#include "include.h"
 #include "registry.h"
 #include "signature.h"
 #include "spec.h"
@@ -282,11 +283,16 @@ static pmix_status_t load_locked(const char *file, const char *text, size_t len,
                                  diags_t *d, describe_req_t *req)
 {
     ydoc_t doc = YDOC_INIT;
+    docs_t docs = DOCS_INIT;
     load_t l = {0};
     const char **known = NULL;
     pmix_status_t rc = PMIX_ERR_BAD_PARAM;
 
     if (!ydoc_parse(&doc, file, text, len, d)) {
+        goto out;
+    }
+    if (!include_read(&doc, file, d, &docs)) {
+        rc = PMIX_ERR_NOMEM;
         goto out;
     }
     known = calloc(norder + 1, sizeof(*known));
@@ -297,7 +303,8 @@ static pmix_status_t load_locked(const char *file, const char *text, size_t len,
     for (size_t i = 0; i < norder; i++) {
         known[i] = order[i]->name;
     }
-    if (!spec_read(&doc, known, norder, 0 != (flags & DROVER_TYPES_LENIENT), d, &l.decls, &l.n)) {
+    if (!spec_read(docs.doc, docs.n, known, norder, 0 != (flags & DROVER_TYPES_LENIENT), d,
+                   &l.decls, &l.n)) {
         rc = PMIX_ERR_NOMEM;
         goto out;
     }
@@ -376,6 +383,7 @@ static pmix_status_t load_locked(const char *file, const char *text, size_t len,
 out:
     free(known);
     load_free(&l);
+    include_free(&docs);
     ydoc_free(&doc);
     return rc;
 }

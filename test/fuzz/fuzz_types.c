@@ -8,10 +8,11 @@
  *    as drover types check would. Nothing may crash, leak or take long:
  *    the loader's limits bound every input.
  *  - mode & 1 == 1: body is [u8 selector][bytes]: the bytes are unpacked
- *    as up to 4 elements of the declared type the selector picks (among
- *    those of FUZZ_SPEC, a relay type included). Whatever unpacks must print,
- *    copy to an equal element, pack to bytes that unpack to equal
- *    elements, and release cleanly (LeakSanitizer checks).
+ *    as one array of 1 to 4 elements of the declared type the selector
+ *    picks (fuzz_pick: among those of FUZZ_SPEC, a relay type included).
+ *    What unpacks must print, copy to equal elements, pack to bytes that
+ *    unpack to equal elements, and release cleanly (LeakSanitizer
+ *    checks).
  *
  * The seed corpus comes from fuzz_types_seed.c; run-fuzz.sh drives both.
  */
@@ -25,8 +26,6 @@
 #include "pmix.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define MAX_ELEMS 4
 
 static pmix_data_type_t types[FUZZ_NTYPES];
 
@@ -60,15 +59,12 @@ static void load_yaml(const uint8_t *body, size_t len, unsigned mode)
     free(errors);
 }
 
-static size_t unpack_some(const uint8_t *bytes, size_t len, void *elems, pmix_data_type_t type)
+/* n elements from one array at bytes, or none. */
+static size_t unpack_some(const uint8_t *bytes, size_t len, void *elems, size_t n,
+                          pmix_data_type_t type)
 {
-    const drover_datatype_t *t = bfrops_lookup(type);
     drover_reader_t r = {.pos = bytes, .end = bytes + len};
-    size_t n = 0;
-    while (n < MAX_ELEMS && PMIX_SUCCESS == drover_unpack(&r, (char *)elems + n * t->size, 1, type)) {
-        n++;
-    }
-    return n;
+    return PMIX_SUCCESS == drover_unpack(&r, elems, n, type) ? n : 0;
 }
 
 static void exercise(void *elems, size_t n, pmix_data_type_t type)
@@ -97,7 +93,7 @@ static void exercise(void *elems, size_t n, pmix_data_type_t type)
         broken("what unpacked does not pack", type);
     }
     memset(copy, 0, n * t->size);
-    if (n != unpack_some((const uint8_t *)buf.base_ptr, buf.bytes_used, copy, type) ||
+    if (n != unpack_some((const uint8_t *)buf.base_ptr, buf.bytes_used, copy, n, type) ||
         PMIX_EQUAL != bfrops_compare(copy, elems, n, type)) {
         broken("a repacked element differs", type);
     }
@@ -124,10 +120,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 2) {
         return 0;
     }
-    pmix_data_type_t type = types[data[1] % FUZZ_NTYPES];
+    size_t which, count;
+    fuzz_pick(data[1], &which, &count);
+    pmix_data_type_t type = types[which];
     const drover_datatype_t *t = bfrops_lookup(type);
-    void *elems = calloc(MAX_ELEMS, t->size);
-    size_t n = unpack_some(data + 2, size - 2, elems, type);
+    void *elems = calloc(count, t->size);
+    size_t n = unpack_some(data + 2, size - 2, elems, count, type);
     exercise(elems, n, type);
     bfrops_release(elems, n, type, NULL);
     free(elems);

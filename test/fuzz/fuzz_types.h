@@ -4,6 +4,8 @@
 #ifndef DROVER_FUZZ_TYPES_H
 #define DROVER_FUZZ_TYPES_H
 
+#include <stddef.h>
+
 #define FUZZ_SPEC                                                                           \
     "metadata: {n: int}\n"                                                                  \
     "types:\n"                                                                              \
@@ -20,5 +22,16 @@
 
 static const char *const fuzz_type_names[] = {"grid", "slice", "node", "leaf", "rec", "relayed"};
 #define FUZZ_NTYPES (sizeof(fuzz_type_names) / sizeof(fuzz_type_names[0]))
+
+/* Most elements of one unpacked array. */
+#define FUZZ_MAX_ELEMS 4
+
+/* The type (index into fuzz_type_names) and element count a selector
+ * byte picks. */
+static inline void fuzz_pick(unsigned selector, size_t *which, size_t *count)
+{
+    *which = selector % FUZZ_NTYPES;
+    *count = 1 + selector / FUZZ_NTYPES % FUZZ_MAX_ELEMS;
+}
 
 #endif /* DROVER_FUZZ_TYPES_H */

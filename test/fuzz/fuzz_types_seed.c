@@ -1,7 +1,7 @@
 /*
  * fuzz_types_seed.c - writes the seed corpus of fuzz_types: YAML files in
- * every form the dialect has (and some broken ones), and packed elements
- * of each declared type of the harness.
+ * every form the dialect has (and some broken ones), and packed arrays
+ * of one and of three elements of each declared type of the harness.
  *
  * Usage: fuzz_types_seed DIR
  */
@@ -65,33 +65,41 @@ int main(int argc, char **argv)
     if (PMIX_SUCCESS != drover_types_load_string("spec", FUZZ_SPEC, strlen(FUZZ_SPEC), 0, NULL)) {
         return 1;
     }
-    /* Packed elements: the bytes of a patterned element of each type. */
-    for (size_t i = 0; i + 1 < FUZZ_NTYPES; i++) {
+    /* Packed arrays: the bytes of patterned elements of each type, one
+     * then three of them (the selector says which and how many). */
+    for (size_t s = 0; s < 3 * FUZZ_NTYPES; s++) {
+        size_t i, count;
+        fuzz_pick((unsigned)s, &i, &count);
+        if (i + 1 == FUZZ_NTYPES || 2 == count) {
+            continue;   /* the relay type has no layout to pattern */
+        }
         pmix_data_type_t id;
         if (PMIX_SUCCESS != drover_type_lookup(fuzz_type_names[i], &id)) {
             return 1;
         }
         const drover_datatype_t *t = bfrops_lookup(id);
-        unsigned char *elem = calloc(1, t->size);
-        for (size_t k = 0; k < t->size; k++) {
+        unsigned char *elem = calloc(count, t->size);
+        for (size_t k = 0; k < count * t->size; k++) {
             elem[k] = (unsigned char)(k * 7 + 1);
         }
         /* Pointers NULL: patterned bytes are not addresses. */
-        if (0 == strcmp(fuzz_type_names[i], "node")) {
-            memset(elem + 24, 0, sizeof(void *));
-        } else if (0 == strcmp(fuzz_type_names[i], "leaf")) {
-            memset(elem + 8, 0, sizeof(void *));
+        for (size_t e = 0; e < count; e++) {
+            if (0 == strcmp(fuzz_type_names[i], "node")) {
+                memset(elem + e * t->size + 24, 0, sizeof(void *));
+            } else if (0 == strcmp(fuzz_type_names[i], "leaf")) {
+                memset(elem + e * t->size + 8, 0, sizeof(void *));
+            }
         }
         pmix_data_buffer_t buf;
         PMIX_DATA_BUFFER_CONSTRUCT(&buf);
         drover_writer_t w = {&buf};
-        if (PMIX_SUCCESS != drover_pack(&w, elem, 1, id)) {
+        if (PMIX_SUCCESS != drover_pack(&w, elem, count, id)) {
             return 1;
         }
         unsigned char *body = malloc(buf.bytes_used + 1);
-        body[0] = (unsigned char)i;
+        body[0] = (unsigned char)s;
         memcpy(body + 1, buf.base_ptr, buf.bytes_used);
-        write_file(argv[1], "packed", i, 1, body, buf.bytes_used + 1);
+        write_file(argv[1], "packed", s, 1, body, buf.bytes_used + 1);
         free(body);
         free(elem);
         PMIX_DATA_BUFFER_DESTRUCT(&buf);

@@ -143,7 +143,7 @@ void rebuilds_and_travels(pmix_data_type_t id, const void *value)
     type_harness_check_sample(&s);
 }
 
-/* The block constructors' calls. */
+/* The block constructors' and darray's calls. */
 static pmix_status_t recreate_blocks(const decoded_t *d, pmix_data_type_t *id)
 {
     const int *i = d->ints;
@@ -160,6 +160,11 @@ static pmix_status_t recreate_blocks(const decoded_t *d, pmix_data_type_t *id)
         return drover_type_create_hindexed(NULL, n, i + 1, d->addrs, old, id);
     case DROVER_COMBINER_INDEXED_BLOCK:
         return drover_type_create_indexed_block(NULL, n, i[1], i + 2, old, id);
+    case DROVER_COMBINER_DARRAY: {
+        int nd = i[2];
+        return drover_type_create_darray(NULL, i[0], i[1], nd, i + 3, i + 3 + nd, i + 3 + 2 * nd,
+                                         i + 3 + 3 * nd, i[3 + 4 * nd], old, id);
+    }
     default:
         return drover_type_create_hindexed_block(NULL, n, i[1], d->addrs, old, id);
     }

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bfrops.h"
 #include "drover.h"
@@ -227,9 +228,9 @@ START_TEST(a_slice_packs_only_its_selected_elements)
 END_TEST
 
 /* PMIx_Data_unpack writes a pointer-free declared type in place, but only
- * after checking the whole input: a bad last element (its fingerprint,
- * its length, the input cut short) leaves the destination and the buffer
- * as they were. */
+ * after checking the whole input: a bad header (its fingerprint, its
+ * length) or the last element cut short leaves the destination and the
+ * buffer as they were. */
 START_TEST(a_failed_in_place_unpack_changes_nothing)
 {
     load_ok("spec.yml", spec);
@@ -241,9 +242,10 @@ START_TEST(a_failed_in_place_unpack_changes_nothing)
     pmix_data_buffer_t buf;
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     ck_assert_int_eq(PMIx_Data_pack(NULL, &buf, in, 3, id), PMIX_SUCCESS);
-    size_t elem = 8 + 4 + 4 + 8 * 4, last = 2 + 4 + 2 * elem;
-    /* Byte offsets in the last element: fingerprint, length; then a cut. */
-    const size_t at[] = {last, last + 12, buf.bytes_used};
+    /* Tag and count, then one header for the 3 elements of 8 ints. */
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 16 + 3 * 8 * 4);
+    /* Byte offsets of the header's fingerprint and length; then a cut. */
+    const size_t at[] = {2 + 4, 2 + 4 + 12, buf.bytes_used};
     for (size_t c = 0; c < 3; c++) {
         pmix_data_buffer_t bad;
         PMIX_DATA_BUFFER_CONSTRUCT(&bad);
@@ -402,7 +404,8 @@ START_TEST(a_relay_keeps_packed_values_whole_and_unread)
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     drover_writer_t w = {&buf};
     ck_assert_int_eq(drover_pack(&w, &in, 1, real_id), PMIX_SUCCESS);
-    char held[32];   /* a relay element: bytes and length */
+    uint64_t held[4];   /* a relay element: bytes, lengths and form */
+    ck_assert_uint_le(bfrops_lookup(relay_id)->size, sizeof(held));
     ck_assert_int_eq(unpack_bytes(buf.base_ptr, buf.bytes_used, held, relay_id), PMIX_SUCCESS);
     pmix_data_buffer_t again;
     PMIX_DATA_BUFFER_CONSTRUCT(&again);
@@ -558,6 +561,84 @@ START_TEST(every_error_of_a_file_is_reported_with_its_place)
 }
 END_TEST
 
+/* A relay keeps a header per element: an array whose header copies would
+ * pass 16 MiB is refused, one header and a count cannot make it allocate
+ * that much; just below the bound it is kept whole. */
+START_TEST(a_relayed_array_is_bounded)
+{
+    static const char *const text = "types: {tiny: {type: struct, members: [{c: char}]}}\n";
+    char *errors = NULL;
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("t.yml", text, strlen(text),
+                                                           DROVER_TYPES_RELAY, &errors),
+                  "%s", errors);
+    pmix_data_type_t id = id_of("tiny");
+    size_t n = ((size_t)16 << 20) / 16 + 1;
+    uint8_t *bytes = calloc(16 + n, 1);
+    bytes[12] = 1;   /* k 0, every element 1 byte long */
+    void *elems = calloc(n, drover_datatype_lookup(id)->size);
+    drover_reader_t r = {.pos = bytes, .end = bytes + 16 + n};
+    ck_assert_int_eq(drover_unpack(&r, elems, n, id), PMIX_ERR_OUT_OF_RESOURCE);
+    r = (drover_reader_t){.pos = bytes, .end = bytes + 16 + n};
+    ck_assert_int_eq(drover_unpack(&r, elems, n - 1, id), PMIX_SUCCESS);
+    bfrops_release(elems, n - 1, id, NULL);
+    free(elems);
+    free(bytes);
+}
+END_TEST
+
+/* Write text to dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* include: merges the sections of the files it names (relative to the
+ * including file); a chain of includes deeper than INCLUDE_MAX_DEPTH (16)
+ * is refused where the last include is written, and nothing is declared. */
+START_TEST(included_files_merge_and_their_depth_is_bounded)
+{
+    char dir[] = "/tmp/drover-include.XXXXXX", path[512], text[64];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    put_file(dir, "main.yml", "include: part.yml\ntypes: {whole: {type: struct, members: "
+                              "[{p: inc_part}]}}\n");
+    put_file(dir, "part.yml", "types: {inc_part: {type: array, subtype: int16, size: 3}}\n");
+    for (int i = 0; i < 18; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "deep%d.yml", i);
+        snprintf(text, sizeof(text), "include: deep%d.yml\ntypes: {d%d: int}\n", i + 1, i);
+        put_file(dir, name, 17 == i ? "types: {d17: int}\n" : text);
+    }
+    char *errors = NULL;
+    snprintf(path, sizeof(path), "%s/main.yml", dir);
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_file(path, 0, &errors), "%s", errors);
+    ck_assert_uint_eq(drover_datatype_lookup(id_of("whole"))->size, 6);
+    ck_assert_uint_eq(id_of("inc_part") + 1, id_of("whole"));   /* included first */
+    snprintf(path, sizeof(path), "%s/deep0.yml", dir);
+    ck_assert_int_eq(drover_types_load_file(path, 0, &errors), PMIX_ERR_BAD_PARAM);
+    ck_assert_ptr_nonnull(errors);
+    snprintf(path, sizeof(path), "%s/deep16.yml:1:10: error: include: cannot include '%s/deep17.yml'",
+             dir, dir);
+    ck_assert_msg(NULL != strstr(errors, path), "%s", errors);
+    free(errors);
+    pmix_data_type_t id;
+    ck_assert_int_eq(drover_type_lookup("d0", &id), PMIX_ERR_NOT_FOUND);
+    for (int i = 0; i < 18; i++) {
+        snprintf(path, sizeof(path), "%s/deep%d.yml", dir, i);
+        unlink(path);
+    }
+    snprintf(path, sizeof(path), "%s/main.yml", dir);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/part.yml", dir);
+    unlink(path);
+    ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("types_decl");
@@ -580,6 +661,8 @@ int main(void)
     tcase_add_test(tc, check_only_declares_nothing);
     tcase_add_test(tc, alias_bombs_deep_nesting_and_garbage_are_refused);
     tcase_add_test(tc, every_error_of_a_file_is_reported_with_its_place);
+    tcase_add_test(tc, included_files_merge_and_their_depth_is_bounded);
+    tcase_add_test(tc, a_relayed_array_is_bounded);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

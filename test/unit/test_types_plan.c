@@ -1,14 +1,16 @@
 /*
- * test_types_plan.c - copy plans (src/types/plan.c): a pointer-free
- * declared type packs through its plan to exactly the bytes the walk of
- * its tree writes, and unpacks them to exactly the same element, for
- * padding, members out of memory order, slices of padded structs,
- * $-dependent bounds and a block constructor's type.
+ * test_types_plan.c - copy plans (src/types/plan.c): an array of a
+ * pointer-free declared type packs through its plan to exactly the bytes
+ * the walk of its tree writes, and unpacks them to exactly the same
+ * elements, for padding, members out of memory order, slices of padded
+ * structs, $-dependent bounds and a block constructor's type; an array
+ * carries one header, whatever its length.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bfrops.h"
 #include "drover.h"
 #include "plan.h"
 #include "pmix.h"
@@ -26,27 +28,31 @@ static const char *const spec =
     "  dyn: {type: array, subtype: rec, size: $n}\n"
     "  nested: {type: struct, members: [{w: window}, {k: {type: array, subtype: cell, size: 2}}]}\n";
 
-/* Pack one element of id into a new buffer. */
-static void pack(pmix_data_buffer_t *buf, const void *elem, pmix_data_type_t id)
+/* Elements packed at once by the tests. */
+#define NELEM 3
+
+/* Pack NELEM elements of id into a new buffer. */
+static void pack(pmix_data_buffer_t *buf, const void *elems, pmix_data_type_t id)
 {
     PMIX_DATA_BUFFER_CONSTRUCT(buf);
-    ck_assert_int_eq(PMIx_Data_pack(NULL, buf, (void *)elem, 1, id), PMIX_SUCCESS);
+    ck_assert_int_eq(PMIx_Data_pack(NULL, buf, (void *)elems, NELEM, id), PMIX_SUCCESS);
 }
 
-/* Unpack buf into dest, filled with 0xa5 first. */
+/* Unpack buf into dest (NELEM elements, size bytes), filled with 0xa5
+ * first. */
 static void unpack(pmix_data_buffer_t *buf, void *dest, size_t size, pmix_data_type_t id)
 {
     memset(dest, 0xa5, size);
-    int32_t n = 1;
+    int32_t n = NELEM;
     ck_assert_int_eq(PMIx_Data_unpack(NULL, buf, dest, &n, id), PMIX_SUCCESS);
-    ck_assert_int_eq(n, 1);
+    ck_assert_int_eq(n, NELEM);
 }
 
 static void same_as_the_walk(pmix_data_type_t id, const char *label)
 {
     named_t *nt = (named_t *)types_by_id(id);
     ck_assert_msg(NULL != nt->plan, "%s has no plan", label);
-    size_t size = drover_datatype_lookup(id)->size;
+    size_t size = NELEM * drover_datatype_lookup(id)->size;
     unsigned char *elem = malloc(size), *a = malloc(size), *b = malloc(size);
     for (size_t i = 0; i < size; i++) {
         elem[i] = (unsigned char)(i * 13 + 1);
@@ -59,6 +65,8 @@ static void same_as_the_walk(pmix_data_type_t id, const char *label)
     pack(&walked, elem, id);
     unpack(&walked, b, size, id);
     nt->plan = plan;
+    /* Tag, count, one header, the elements' data. */
+    ck_assert_uint_eq(planned.bytes_used, 2 + 4 + plan->hlen + NELEM * plan->data);
     ck_assert_uint_eq(planned.bytes_used, walked.bytes_used);
     ck_assert_msg(0 == memcmp(planned.base_ptr, walked.base_ptr, planned.bytes_used),
                   "%s: packed bytes differ", label);
@@ -106,12 +114,54 @@ START_TEST(a_type_with_a_pointer_has_no_plan)
 }
 END_TEST
 
+/* An array of a type with pointers has one header too, then each
+ * element's data with its length in front; a cut anywhere is refused
+ * and leaves nothing allocated (ASan). */
+START_TEST(an_array_with_pointers_has_one_header)
+{
+    static const char *const text = "types:\n  s: {type: struct, members: [{a: int}, {b: "
+                                    "{type: pointer, subtype: int}}]}\n";
+    char *errors = NULL;
+    ck_assert_msg(PMIX_SUCCESS == drover_types_load_string("r.yml", text, strlen(text), 0, &errors),
+                  "%s", errors);
+    pmix_data_type_t id;
+    ck_assert_int_eq(drover_type_lookup("s", &id), PMIX_SUCCESS);
+    int x = 7, y = -2;
+    struct {
+        int a;
+        int *b;
+    } in[NELEM] = {{1, NULL}, {2, &x}, {3, &y}}, out[NELEM];
+    pmix_data_buffer_t buf;
+    pack(&buf, in, id);
+    /* Tag, count, header, then [u32 length][a][present][*b] each. */
+    ck_assert_uint_eq(buf.bytes_used, 2 + 4 + 16 + 3 * 4 + (4 + 1) + 2 * (4 + 1 + 4));
+    ck_assert_uint_eq(*(uint32_t *)(buf.base_ptr + 2 + 4 + 12), GENERIC_EACH_ITS_OWN);
+    for (size_t cut = 2 + 4; cut < buf.bytes_used; cut++) {
+        pmix_data_buffer_t part;
+        PMIX_DATA_BUFFER_CONSTRUCT(&part);
+        ck_assert_int_eq(PMIx_Data_embed(&part, &(pmix_byte_object_t){buf.base_ptr, cut}),
+                         PMIX_SUCCESS);
+        int32_t n = NELEM;
+        ck_assert_int_ne(PMIx_Data_unpack(NULL, &part, out, &n, id), PMIX_SUCCESS);
+        PMIX_DATA_BUFFER_DESTRUCT(&part);
+    }
+    int32_t n = NELEM;
+    ck_assert_int_eq(PMIx_Data_unpack(NULL, &buf, out, &n, id), PMIX_SUCCESS);
+    ck_assert(3 == n && NULL == out[0].b && 7 == *out[1].b && -2 == *out[2].b && 3 == out[2].a);
+    ck_assert_int_eq(bfrops_compare(in, out, NELEM, id), PMIX_EQUAL);
+    free(out[1].b);
+    free(out[2].b);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("types_plan");
     TCase *tc = tcase_create("plan");
     tcase_add_test(tc, a_plan_packs_and_unpacks_as_the_walk);
     tcase_add_test(tc, a_type_with_a_pointer_has_no_plan);
+    tcase_add_test(tc, an_array_with_pointers_has_one_header);
     suite_add_tcase(s, tc);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
