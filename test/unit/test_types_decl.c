@@ -7,6 +7,7 @@
  * declared types.
  */
 #include <check.h>
+#include <ftw.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -597,13 +598,35 @@ static void put_file(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
+/* The include test's files live in include_dir, made and removed by the
+ * parent process around the test, so a failed (forked) test leaves none. */
+static char include_dir[] = "/tmp/drover-include.XXXXXX";
+
+static void make_include_dir(void)
+{
+    ck_assert_ptr_nonnull(mkdtemp(include_dir));
+}
+
+static int remove_entry(const char *path, const struct stat *st, int kind, struct FTW *ftw)
+{
+    (void)st;
+    (void)kind;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_include_dir(void)
+{
+    nftw(include_dir, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 /* include: merges the sections of the files it names (relative to the
  * including file); a chain of includes deeper than INCLUDE_MAX_DEPTH (16)
  * is refused where the last include is written, and nothing is declared. */
 START_TEST(included_files_merge_and_their_depth_is_bounded)
 {
-    char dir[] = "/tmp/drover-include.XXXXXX", path[512], text[64];
-    ck_assert_ptr_nonnull(mkdtemp(dir));
+    const char *dir = include_dir;
+    char path[512], text[64];
     put_file(dir, "main.yml", "include: part.yml\ntypes: {whole: {type: struct, members: "
                               "[{p: inc_part}]}}\n");
     put_file(dir, "part.yml", "types: {inc_part: {type: array, subtype: int16, size: 3}}\n");
@@ -627,15 +650,6 @@ START_TEST(included_files_merge_and_their_depth_is_bounded)
     free(errors);
     pmix_data_type_t id;
     ck_assert_int_eq(drover_type_lookup("d0", &id), PMIX_ERR_NOT_FOUND);
-    for (int i = 0; i < 18; i++) {
-        snprintf(path, sizeof(path), "%s/deep%d.yml", dir, i);
-        unlink(path);
-    }
-    snprintf(path, sizeof(path), "%s/main.yml", dir);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s/part.yml", dir);
-    unlink(path);
-    ck_assert_int_eq(rmdir(dir), 0);
 }
 END_TEST
 
@@ -661,9 +675,12 @@ int main(void)
     tcase_add_test(tc, check_only_declares_nothing);
     tcase_add_test(tc, alias_bombs_deep_nesting_and_garbage_are_refused);
     tcase_add_test(tc, every_error_of_a_file_is_reported_with_its_place);
-    tcase_add_test(tc, included_files_merge_and_their_depth_is_bounded);
     tcase_add_test(tc, a_relayed_array_is_bounded);
     suite_add_tcase(s, tc);
+    TCase *files = tcase_create("included files");
+    tcase_add_unchecked_fixture(files, make_include_dir, remove_include_dir);
+    tcase_add_test(files, included_files_merge_and_their_depth_is_bounded);
+    suite_add_tcase(s, files);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
