@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# run.sh - the daemon benchmark, in one run, as ratios:
+#   - launch of 8 x /bin/true through the daemon (`drover run --daemon`)
+#     beside a standalone `drover run` and MPICH's mpiexec.hydra (issue
+#     target: <= 0.5 x hydra), the commands taking turns (bench/rounds.py);
+#   - the daemon's resident memory once 100 submitted jobs have ended and
+#     sit in its history (target: under 16 MiB).
+# The daemon is a private one: its state directory is a fresh
+# XDG_RUNTIME_DIR, and it is stopped however the script ends.
+#
+#   bench/daemon/run.sh [BUILD_DIR] [RANKS] [ROUNDS]   (defaults: build, 8, 30)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build}
+ranks=${2:-8}
+rounds=${3:-30}
+drover=$(readlink -f "$build/src/launcher/drover")
+[ -x "$drover" ] || { echo "run.sh: build $build first" >&2; exit 1; }
+command -v mpiexec.hydra >/dev/null || { echo "run.sh: mpiexec.hydra is missing" >&2; exit 1; }
+work=$(mktemp -d)
+export XDG_RUNTIME_DIR=$work/xdg
+mkdir -m 700 "$XDG_RUNTIME_DIR"
+trap '"$drover" daemon stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+"$drover" daemon start >/dev/null
+
+PYTHONPATH=bench python3 - "$drover" "$ranks" "$rounds" <<'PY'
+import sys
+from rounds import rotate, table
+
+drover, ranks, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = {"drover run --daemon": [drover, "run", "--daemon", "-n", ranks, "--oversubscribe",
+                                "/bin/true"],
+        "drover run": [drover, "run", "-n", ranks, "--oversubscribe", "/bin/true"],
+        "hydra": ["mpiexec.hydra", "-n", ranks, "/bin/true"]}
+table(f"launch of {ranks} x /bin/true", "ms", 1e3, "hydra", *rotate(rows, rounds, 3))
+PY
+
+jobs=()
+for i in $(seq 100); do
+  jobs+=("$("$drover" submit -n 2 /bin/true)")
+done
+for j in "${jobs[@]}"; do
+  "$drover" wait "$j" >/dev/null
+done
+pid=$(cat "$XDG_RUNTIME_DIR/drover/daemon.pid")
+ended=$("$drover" ps --json | python3 -c 'import json,sys; print(sum(1 for j in json.load(sys.stdin) if j["state"] != "running"))')
+rss=$(awk '/^VmRSS/ {print $2}' "/proc/$pid/status")
+echo "daemon memory with $ended ended jobs in its history: $((rss / 1024)).$(((rss % 1024) * 10 / 1024)) MiB RSS (target: under 16 MiB)"
