@@ -12,6 +12,9 @@
  *    process, for service managers. Either way the log is daemon.log.
  *  - Every connection's peer credentials are checked before anything is
  *    read: another uid, root included, is refused and the refusal logged.
+ *  - Job history and INDEF publications go to the journal
+ *    (daemon_journal.c) before the request is answered, and come back
+ *    when a daemon starts: jobs that were running then are "lost".
  *  - One request per connection. `wait` and `run` connections stay open
  *    until their job ends; so does `stop`, answered once every job has
  *    ended (SIGTERM, then SIGKILL after the grace) and every file the
@@ -68,12 +71,15 @@ struct daemon {
     struct event *signals[4];
     struct event *grace_timer;
     daemon_jobs_t *jobs;
+    daemon_store_t *store;
+    daemon_journal_t *journal;
     conn_t *conns;
     bool stopping;
     bool finished;
 };
 
 static void note(daemon_t *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool parse_uint(const char *s, unsigned long max, unsigned long *out);
 
 static void note(daemon_t *d, const char *fmt, ...)
 {
@@ -171,6 +177,12 @@ static void finish(daemon_t *d)
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
     rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
+    /* The journal stays for the next daemon, unless it holds nothing
+     * (then the directory goes too). */
+    struct stat st;
+    if (0 == fstatat(d->dirfd, DAEMON_JOURNAL, &st, AT_SYMLINK_NOFOLLOW) && 0 == st.st_size) {
+        unlinkat(d->dirfd, DAEMON_JOURNAL, 0);
+    }
     /* Still holding the lock: a new daemon checks it locked the file that
      * is in place. */
     unlinkat(d->dirfd, DAEMON_LOCKFILE, 0);
@@ -211,10 +223,80 @@ static void begin_stop(daemon_t *d, const char *why)
     evtimer_add(d->grace_timer, &tv);
 }
 
+/* ---- the journal ------------------------------------------------------- */
+
+/* "job ID RANKS START END STATUS SIGNALLED COMMAND" (STATUS -1: not
+ * ended). fd >= 0: into a compacted journal. */
+static int job_record(daemon_t *d, unsigned id, int fd, size_t *size)
+{
+    daemon_job_info_t info;
+    if (!daemon_jobs_info(d->jobs, id, &info)) {
+        return 0;
+    }
+    char sid[16], ranks[16], start[24], end[24], status[16];
+    snprintf(sid, sizeof(sid), "%u", id);
+    snprintf(ranks, sizeof(ranks), "%u", info.ranks);
+    snprintf(start, sizeof(start), "%lld", (long long)info.start);
+    snprintf(end, sizeof(end), "%lld", (long long)info.end);
+    snprintf(status, sizeof(status), "%d", info.lost ? -1 : info.status);
+    char *words[] = {"job", sid, ranks, start, end, status, info.signalled ? "1" : "0",
+                     (char *)info.command};
+    return fd >= 0 ? daemon_journal_write(fd, size, words, 8)
+                   : daemon_journal_append(d->journal, words, 8);
+}
+
+static int live_records(void *arg, int fd, size_t *size)
+{
+    daemon_t *d = arg;
+    for (unsigned id = 1; id <= daemon_jobs_count(d->jobs); id++) {
+        if (0 != job_record(d, id, fd, size)) {
+            return -1;
+        }
+    }
+    return daemon_store_dump(d->store, fd, size);
+}
+
+static void journal_job(daemon_t *d, unsigned id)
+{
+    if (NULL == d->journal) {
+        return;
+    }
+    if (0 != job_record(d, id, -1, NULL)) {
+        note(d, "job %u: cannot write the journal: %s", id, strerror(errno));
+    }
+    if (daemon_journal_wants_compaction(d->journal) &&
+        0 != daemon_journal_compact(d->journal, live_records, d)) {
+        note(d, "cannot compact the journal: %s", strerror(errno));
+    }
+}
+
+static void replayed(void *arg, char *const *words, size_t nwords)
+{
+    daemon_t *d = arg;
+    unsigned long id, ranks;
+    long long start, end;
+    int status;
+    if (8 == nwords && 0 == strcmp(words[0], "job") && parse_uint(words[1], UINT32_MAX, &id) &&
+        id > 0 && parse_uint(words[2], UINT32_MAX, &ranks) &&
+        4 == sscanf(words[3], "%lld", &start) + sscanf(words[4], "%lld", &end) +
+                 sscanf(words[5], "%d", &status) + ('1' == words[6][0] || '0' == words[6][0])) {
+        daemon_job_info_t info = {.ranks = (unsigned)ranks, .start = (time_t)start,
+                                  .end = (time_t)end, .status = status,
+                                  .signalled = '1' == words[6][0], .command = words[7]};
+        if (0 != daemon_jobs_restore(d->jobs, (unsigned)id, &info)) {
+            note(d, "journal: cannot restore job %lu", id);
+        }
+    } else {
+        daemon_store_replay(d->store, words, nwords);
+    }
+}
+
 static void job_ended(void *arg, unsigned id, int status)
 {
     daemon_t *d = arg;
     note(d, "job %u ended with status %d", id, status);
+    daemon_store_job_ended(d->store, id);
+    journal_job(d, id);
     char text[16];
     snprintf(text, sizeof(text), "%d", status);
     for (conn_t *c = d->conns, *next; NULL != c; c = next) {
@@ -322,6 +404,7 @@ static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground
         return false;
     }
     note(d, "job %u queued (%s)", id, foreground ? "run --daemon" : "submit");
+    journal_job(d, id);
     char text[16];
     snprintf(text, sizeof(text), "%u", id);
     daemon_wire_sendv(fd, "ok", text, NULL);
@@ -415,6 +498,15 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
     } else if (0 == strcmp(verb, "wait") || 0 == strcmp(verb, "kill") ||
                0 == strcmp(verb, "output")) {
         kept = job_request(d, fd, msg);
+    } else if (daemon_store_verb(verb)) {
+        /* From a job's run: its job must be running. */
+        unsigned long id;
+        if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id) ||
+            -1 != daemon_jobs_status(d->jobs, (unsigned)id)) {
+            reply_error(fd, "%s: no such running job", verb);
+        } else {
+            kept = daemon_store_request(d->store, fd, (unsigned)id, msg->words, msg->nwords);
+        }
     } else {
         reply_error(fd, "unknown request '%s'", verb);
     }
@@ -583,6 +675,7 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
     exe[n] = '\0';
     if (NULL == (d->base = event_base_new()) ||
         NULL == (d->jobs = daemon_jobs_create(d->dirfd, exe, max_jobs, job_ended, d)) ||
+        NULL == (d->store = daemon_store_create(d->base, &d->journal)) ||
         NULL == (d->grace_timer = evtimer_new(d->base, on_grace, d)) ||
         NULL == (d->listen_ev = event_new(d->base, d->listenfd, EV_READ | EV_PERSIST, on_accept,
                                           d)) ||
@@ -596,6 +689,18 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
             fprintf(stderr, DAEMON_NAME ": cannot watch signals\n");
             return -1;
         }
+    }
+    size_t dropped = 0;
+    if (NULL == (d->journal = daemon_journal_open(d->dirfd, replayed, d, &dropped))) {
+        fprintf(stderr, DAEMON_NAME ": cannot open %s/" DAEMON_JOURNAL ": %s\n", d->dir,
+                strerror(errno));
+        return -1;
+    }
+    if (dropped > 0) {
+        note(d, "journal: ignored a torn last record (%zu bytes)", dropped);
+    }
+    if (daemon_jobs_count(d->jobs) > 0) {
+        note(d, "journal: %u jobs of earlier daemons", daemon_jobs_count(d->jobs));
     }
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
@@ -620,6 +725,8 @@ static void tear_down(daemon_t *d)
     if (NULL != d->grace_timer) {
         event_free(d->grace_timer);
     }
+    daemon_store_destroy(d->store);
+    daemon_journal_close(d->journal);
     daemon_jobs_destroy(d->jobs);
     if (NULL != d->base) {
         event_base_free(d->base);

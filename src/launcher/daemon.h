@@ -12,10 +12,14 @@
  *   daemon_wire.c    requests and replies: lists of strings, with fds
  *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
  *   daemon_client.c  submit, ps, wait, kill, output and `run --daemon`
+ *   daemon_store.c   publications shared by the daemon's jobs
+ *   daemon_journal.c what outlives the daemon: job history, INDEF data
+ *   pubsub_daemon.c  a job's run: its shared publications to the daemon
  *
  * Files in the state directory: daemon.sock, daemon.pid, daemon.lock
  * (held with flock by the live daemon: a free lock means the other files
- * are stale), daemon.log, and jobs/<id>/stdout and stderr.
+ * are stale), daemon.log, journal (kept when the daemon stops), and
+ * jobs/<id>/stdout and stderr.
  */
 #ifndef DROVER_LAUNCHER_DAEMON_H
 #define DROVER_LAUNCHER_DAEMON_H
@@ -34,6 +38,7 @@ struct event_base;
 #define DAEMON_LOCKFILE "daemon.lock"
 #define DAEMON_LOGFILE "daemon.log"
 #define DAEMON_JOBS "jobs"
+#define DAEMON_JOURNAL "journal"
 
 /* Set in a job's environment by the daemon: the `drover run` it starts
  * then runs the job itself, whatever --daemon or DROVER_DAEMON say. */
@@ -127,6 +132,93 @@ unsigned daemon_jobs_active(const daemon_jobs_t *jobs);
  * when memory runs out. */
 char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json);
 
+/* What `ps` shows of a job, and what the journal keeps. */
+typedef struct daemon_job_info {
+    unsigned ranks;
+    time_t start, end;
+    int status;           /* -1 until the job ends */
+    bool signalled;       /* ended on request (kill, stop) */
+    bool lost;            /* its daemon died while it ran */
+    const char *command;
+} daemon_job_info_t;
+
+/* Jobs known, ended or not: their ids are 1 to this. */
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs);
+
+/* A job's information (borrowed until the job table changes). False for
+ * an unknown job. */
+bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t *info);
+
+/* A job of an earlier daemon, from its journal: known again as ended,
+ * or, without an end (status -1), as lost (status 128+SIGKILL, as its
+ * run died with that daemon). A known id is updated; ids in between are
+ * lost jobs. 0, or -1 when memory runs out. */
+int daemon_jobs_restore(daemon_jobs_t *jobs, unsigned id, const daemon_job_info_t *info);
+
+/* ---- daemon_journal.c ------------------------------------------------- */
+
+typedef struct daemon_journal daemon_journal_t;
+
+/* Compaction is considered past this size, when live records take less
+ * than half of the file. */
+#define DAEMON_JOURNAL_COMPACT_BYTES (256u << 10)
+
+/* A replayed record: its words (borrowed for the call). */
+typedef void (*daemon_journal_record_fn)(void *arg, char *const *words, size_t nwords);
+
+/* What compaction keeps: written with daemon_journal_write(fd, size, ..).
+ * 0 or -1. */
+typedef int (*daemon_journal_live_fn)(void *arg, int fd, size_t *size);
+
+/* Open (or create) the journal in the state directory dirfd and replay
+ * its records through fn; *dropped is the size of a torn tail, which is
+ * cut off. NULL with errno on failure. */
+daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, void *arg,
+                                      size_t *dropped);
+
+/* Append a record and wait until it is on disk. 0, or -1 with errno (and
+ * nothing of the record kept). */
+int daemon_journal_append(daemon_journal_t *j, char *const *words, size_t nwords);
+
+bool daemon_journal_wants_compaction(const daemon_journal_t *j);
+
+/* Replace the journal by the records live writes, atomically. 0 or -1. */
+int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, void *arg);
+
+/* For live functions: one record to fd, adding its size to *size. */
+int daemon_journal_write(int fd, size_t *size, char *const *words, size_t nwords);
+
+void daemon_journal_close(daemon_journal_t *j);
+
+/* ---- daemon_store.c --------------------------------------------------- */
+
+typedef struct daemon_store daemon_store_t;
+
+/* The publications of the daemon's jobs; INDEF ones are journaled in
+ * *journal once it is open. NULL when memory runs out. */
+daemon_store_t *daemon_store_create(struct event_base *base, daemon_journal_t *const *journal);
+
+/* Answers waiting lookups (not found) and frees everything. */
+void daemon_store_destroy(daemon_store_t *store);
+
+/* A request from the run of running job (publish, lookup, unpublish,
+ * forget; docs/protocol.md), answered on fd. Returns true when the store
+ * keeps fd for a later answer (a waiting lookup) and closes it itself. */
+bool daemon_store_request(daemon_store_t *store, int fd, unsigned job, char *const *words,
+                          size_t nwords);
+
+/* Whether a request's verb is one of the store's. */
+bool daemon_store_verb(const char *verb);
+
+/* The job ended: its PROC, APP and SESSION publications go. */
+void daemon_store_job_ended(daemon_store_t *store, unsigned job);
+
+/* A journal record of the store's ("pub", "unpub"); others are ignored. */
+void daemon_store_replay(daemon_store_t *store, char *const *words, size_t nwords);
+
+/* Its live records, for compaction. 0 or -1. */
+int daemon_store_dump(const daemon_store_t *store, int fd, size_t *size);
+
 /* ---- daemon.c: for the client ----------------------------------------- */
 
 /* Connect to the user's daemon (checking the state directory and that
@@ -139,6 +231,10 @@ int daemon_connect(const char *who);
 /* Whether this `drover run` goes through the daemon: --daemon or
  * DROVER_DAEMON=1, unless it is itself a daemon's job. */
 bool daemon_client_wanted(bool option);
+
+/* The id of the daemon's job this `drover run` is (0: not a daemon job),
+ * known once daemon_client_wanted has run. */
+unsigned daemon_client_job(void);
 
 /* `drover run` through the daemon: argv as given to `drover run`
  * (argv[0] is "run"). Returns the job's exit status. */

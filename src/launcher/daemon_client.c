@@ -132,10 +132,20 @@ static int submit_command(int argc, char **argv)
     return 0;
 }
 
+static unsigned daemon_job;
+
+unsigned daemon_client_job(void)
+{
+    return daemon_job;
+}
+
 bool daemon_client_wanted(bool option)
 {
-    if (NULL != getenv(DAEMON_JOB_ENV)) {
+    const char *job = getenv(DAEMON_JOB_ENV);
+    if (NULL != job) {
         /* This run is the daemon's job; its ranks must not see that. */
+        unsigned long id = strtoul(job, NULL, 10);
+        daemon_job = id <= UINT32_MAX ? (unsigned)id : 0;
         unsetenv(DAEMON_JOB_ENV);
         return false;
     }

@@ -45,6 +45,7 @@ typedef struct djob {
     int status;
     bool signalled;       /* ended on request (kill, stop) */
     bool own_fds;         /* run --daemon: fds handed over */
+    bool lost;            /* from the journal: its daemon died first */
     char *command;        /* the run's arguments, for ps */
     char *cwd;            /* until started */
     char **args;
@@ -430,6 +431,64 @@ unsigned daemon_jobs_active(const daemon_jobs_t *jobs)
     return n;
 }
 
+/* ---- history ----------------------------------------------------------- */
+
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs)
+{
+    return jobs->njobs;
+}
+
+bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t *info)
+{
+    const djob_t *job = find(jobs, id);
+    if (NULL == job) {
+        return false;
+    }
+    *info = (daemon_job_info_t){.ranks = job->ranks,
+                                .start = job->start,
+                                .end = job->end,
+                                .status = JOB_ENDED == job->state ? job->status : -1,
+                                .signalled = job->signalled,
+                                .lost = job->lost,
+                                .command = job->command};
+    return true;
+}
+
+int daemon_jobs_restore(daemon_jobs_t *jobs, unsigned id, const daemon_job_info_t *info)
+{
+    while (jobs->njobs < id) {
+        djob_t *job = calloc(1, sizeof(*job));
+        char *none = strdup("");
+        djob_t **grown = realloc(jobs->jobs, (jobs->njobs + 1) * sizeof(*grown));
+        if (NULL != grown) {
+            jobs->jobs = grown;
+        }
+        if (NULL == job || NULL == none || NULL == grown) {
+            free(job);
+            free(none);
+            return -1;
+        }
+        *job = (djob_t){.id = jobs->njobs + 1, .state = JOB_ENDED, .lost = true,
+                        .status = 128 + SIGKILL, .command = none, .fds = {-1, -1, -1}};
+        jobs->jobs[jobs->njobs++] = job;
+    }
+    djob_t *job = find(jobs, id);
+    char *command = strdup(info->command);
+    if (NULL == job || NULL == command) {
+        free(command);
+        return -1;
+    }
+    free(job->command);
+    job->command = command;
+    job->ranks = info->ranks;
+    job->start = info->start;
+    job->end = info->end;
+    job->signalled = info->signalled;
+    job->lost = info->status < 0;
+    job->status = job->lost ? 128 + SIGKILL : info->status;
+    return 0;
+}
+
 /* ---- ps ---------------------------------------------------------------- */
 
 static const char *state_name(const djob_t *job)
@@ -440,7 +499,10 @@ static const char *state_name(const djob_t *job)
     case JOB_RUNNING:
         return "running";
     default:
-        return job->signalled ? "killed" : 0 == job->status ? "completed" : "failed";
+        return job->lost        ? "lost"
+               : job->signalled ? "killed"
+               : 0 == job->status ? "completed"
+                                  : "failed";
     }
 }
 

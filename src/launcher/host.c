@@ -371,12 +371,12 @@ static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
 
 static void handle_publish(launcher_t *run, request_t *r)
 {
-    reply(r, pubsub_publish(run->pubsub, &r->proc, r->info, r->ninfo));
+    pubsub_publish(run->pubsub, &r->proc, r->info, r->ninfo, r->op_cb, r->cbdata);
 }
 
 static void handle_unpublish(launcher_t *run, request_t *r)
 {
-    reply(r, pubsub_unpublish(run->pubsub, &r->proc, r->keys, r->info, r->ninfo));
+    pubsub_unpublish(run->pubsub, &r->proc, r->keys, r->info, r->ninfo, r->op_cb, r->cbdata);
 }
 
 static void handle_lookup(launcher_t *run, request_t *r)

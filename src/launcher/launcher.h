@@ -584,18 +584,41 @@ typedef struct pubsub pubsub_t;
 pubsub_t *pubsub_create(struct event_base *base);
 void pubsub_destroy(pubsub_t *ps);
 
-/* The module requests, in the main thread; they own nothing passed. */
-pmix_status_t pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
-                             size_t ninfo);
+/* The module requests, in the main thread; they own nothing passed, and
+ * answer through the callback (which may be NULL for the ops), at once
+ * or, for what the daemon keeps, later. */
+void pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo,
+                    pmix_op_cbfunc_t cbfunc, void *cbdata);
 void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmix_info_t *info,
                    size_t ninfo, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
-pmix_status_t pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys,
-                               const pmix_info_t *info, size_t ninfo);
+void pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmix_info_t *info,
+                      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* Drop what outlives nothing any more: data of proc published with
  * PMIX_PERSIST_PROC (rank is a real rank), or of its job with
  * PMIX_PERSIST_APP (rank PMIX_RANK_WILDCARD). */
 void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc);
+
+/* ---- pubsub_daemon.c -------------------------------------------------- */
+
+/* A daemon job's link to the daemon's store (daemon_store.c): requests
+ * answered later in the run's loop, through the callbacks. */
+typedef struct pubsub_daemon pubsub_daemon_t;
+
+pubsub_daemon_t *pubsub_daemon_create(struct event_base *base, unsigned job);
+/* Answers what is still open PMIX_ERR_UNREACH. */
+void pubsub_daemon_destroy(pubsub_daemon_t *pd);
+void pubsub_daemon_publish(pubsub_daemon_t *pd, const pmix_proc_t *proc,
+                           const pmix_info_t *data[], size_t ndata,
+                           pmix_persistence_t persistence, pmix_op_cbfunc_t cbfunc, void *cbdata);
+/* needed: 0 for no waiting, else the number of keys to wait for;
+ * timeout: seconds, 0 for none. */
+void pubsub_daemon_lookup(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys,
+                          size_t needed, int timeout, pmix_lookup_cbfunc_t cbfunc, void *cbdata);
+void pubsub_daemon_unpublish(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata);
+/* proc ended (PROC data), or its job (rank PMIX_RANK_WILDCARD: APP). */
+void pubsub_daemon_forget(pubsub_daemon_t *pd, const pmix_proc_t *proc);
 
 /* ---- query.c ---------------------------------------------------------- */
 

@@ -20,12 +20,18 @@
  *    given) are found; PMIX_TIMEOUT bounds the wait (PMIX_ERR_TIMEOUT).
  *    Every publish re-examines the waiting lookups, oldest first, so a
  *    FIRST_READ entry goes to the lookup that waited longest.
+ *  - A daemon's job shares with the daemon's other jobs: publications of
+ *    range SESSION or GLOBAL (or none: SESSION is the default, and what
+ *    Open MPI uses) go to the daemon (pubsub_daemon.c), as do lookups of
+ *    those ranges that the run cannot answer in full itself, and the end
+ *    of publishers. Narrower ranges stay here.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include <event2/event.h>
 
+#include "daemon.h"
 #include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
@@ -53,6 +59,8 @@ typedef struct waiter {
 
 struct pubsub {
     struct event_base *base;
+    pubsub_daemon_t *daemon;   /* a daemon's job: the shared store */
+    bool mortal;               /* it has PROC or APP data there */
     entry_t *entries;
     waiter_t *waiters;   /* oldest first */
 };
@@ -60,8 +68,14 @@ struct pubsub {
 pubsub_t *pubsub_create(struct event_base *base)
 {
     pubsub_t *ps = calloc(1, sizeof(*ps));
-    if (NULL != ps) {
-        ps->base = base;
+    if (NULL == ps) {
+        return NULL;
+    }
+    ps->base = base;
+    unsigned job = daemon_client_job();
+    if (job > 0 && NULL == (ps->daemon = pubsub_daemon_create(base, job))) {
+        free(ps);
+        return NULL;
     }
     return ps;
 }
@@ -90,14 +104,34 @@ static bool is_directive(const pmix_info_t *i)
            PMIX_CHECK_KEY(i, PMIX_USERID) || PMIX_CHECK_KEY(i, PMIX_GRPID);
 }
 
+/* The PMIX_RANGE or PMIX_PERSISTENCE directive (its own type or any
+ * integer, as Open MPI sends them), else dflt. */
+static int directive_of(const pmix_info_t *info, size_t ninfo, const char *key, int dflt)
+{
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    int64_t n;
+    if (NULL == v) {
+        return dflt;
+    }
+    if (PMIX_DATA_RANGE == v->type) {
+        return v->data.range;
+    }
+    if (PMIX_PERSIST == v->type) {
+        return v->data.persist;
+    }
+    return PMIX_SUCCESS == directive_integer(v, &n) && n >= 0 && n <= UINT8_MAX ? (int)n : dflt;
+}
+
 static pmix_data_range_t range_of(const pmix_info_t *info, size_t ninfo)
 {
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_RANGE) && PMIX_DATA_RANGE == info[i].value.type) {
-            return info[i].value.data.range;
-        }
-    }
-    return PMIX_RANGE_SESSION;
+    return (pmix_data_range_t)directive_of(info, ninfo, PMIX_RANGE, PMIX_RANGE_SESSION);
+}
+
+/* Whether the daemon keeps what has this range. */
+static bool shared(const pubsub_t *ps, pmix_data_range_t range)
+{
+    return NULL != ps->daemon && (PMIX_RANGE_SESSION == range || PMIX_RANGE_GLOBAL == range ||
+                                  PMIX_RANGE_UNDEF == range);
 }
 
 static void entry_free(entry_t *e)
@@ -108,16 +142,16 @@ static void entry_free(entry_t *e)
 
 static void check_waiters(pubsub_t *ps);
 
-pmix_status_t pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
-                             size_t ninfo)
+static pmix_persistence_t persistence_of(const pmix_info_t *info, size_t ninfo)
+{
+    return (pmix_persistence_t)directive_of(info, ninfo, PMIX_PERSISTENCE, PMIX_PERSIST_SESSION);
+}
+
+static pmix_status_t publish_here(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
+                                  size_t ninfo)
 {
     pmix_data_range_t range = range_of(info, ninfo);
-    pmix_persistence_t persistence = PMIX_PERSIST_SESSION;
-    for (size_t i = 0; i < ninfo; i++) {
-        if (PMIX_CHECK_KEY(&info[i], PMIX_PERSISTENCE) && PMIX_PERSIST == info[i].value.type) {
-            persistence = info[i].value.data.persist;
-        }
-    }
+    pmix_persistence_t persistence = persistence_of(info, ninfo);
     entry_t *added = NULL;
     size_t nadded = 0;
     pmix_status_t rc = PMIX_ERR_DUPLICATE_KEY;
@@ -169,6 +203,43 @@ fail:
         entry_free(e);
     }
     return rc;
+}
+
+/* To the daemon: the data among info, or PMIX_ERR_BAD_PARAM if none. */
+static void publish_shared(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info,
+                           size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    const pmix_info_t **data = calloc(ninfo + 1, sizeof(*data));
+    size_t ndata = 0;
+    for (size_t i = 0; NULL != data && i < ninfo; i++) {
+        if (!is_directive(&info[i])) {
+            data[ndata++] = &info[i];
+        }
+    }
+    if (NULL == data || 0 == ndata) {
+        if (NULL != cbfunc) {
+            cbfunc(NULL == data ? PMIX_ERR_NOMEM : PMIX_ERR_BAD_PARAM, cbdata);
+        }
+    } else {
+        pmix_persistence_t persistence = persistence_of(info, ninfo);
+        ps->mortal = ps->mortal || PMIX_PERSIST_PROC == persistence ||
+                     PMIX_PERSIST_APP == persistence;
+        pubsub_daemon_publish(ps->daemon, proc, data, ndata, persistence, cbfunc, cbdata);
+    }
+    free(data);
+}
+
+void pubsub_publish(pubsub_t *ps, const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo,
+                    pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (shared(ps, range_of(info, ninfo))) {
+        publish_shared(ps, proc, info, ninfo, cbfunc, cbdata);
+        return;
+    }
+    pmix_status_t rc = publish_here(ps, proc, info, ninfo);
+    if (NULL != cbfunc) {
+        cbfunc(rc, cbdata);
+    }
 }
 
 static entry_t *find(pubsub_t *ps, const char *key, const pmix_proc_t *requester,
@@ -307,6 +378,17 @@ void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmi
         waiter_free(w);
         return;
     }
+    size_t nkeys = 0, nhere = 0;
+    for (; NULL != w->keys[nkeys]; nkeys++) {
+        nhere += NULL != find(ps, w->keys[nkeys], proc, w->range);
+    }
+    if (shared(ps, w->range) && nhere < nkeys) {
+        /* The daemon waits (if asked) for all or the number needed. */
+        size_t needed = !wait ? 0 : 0 == w->needed || w->needed > nkeys ? nkeys : w->needed;
+        pubsub_daemon_lookup(ps->daemon, proc, w->keys, needed, timeout, cbfunc, cbdata);
+        waiter_free(w);
+        return;
+    }
     if (!wait) {
         /* Without PMIX_WAIT: what is there now, or not found. */
         size_t nfound = 0;
@@ -342,8 +424,8 @@ void pubsub_lookup(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmi
     *tail = w;
 }
 
-pmix_status_t pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys,
-                               const pmix_info_t *info, size_t ninfo)
+static pmix_status_t unpublish_here(pubsub_t *ps, const pmix_proc_t *proc, char **keys,
+                                    const pmix_info_t *info, size_t ninfo)
 {
     pmix_data_range_t range = range_of(info, ninfo);
     bool any_range = true;
@@ -372,10 +454,44 @@ pmix_status_t pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **key
     return removed > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
 }
 
+/* An unpublish both here and at the daemon: success if either found. */
+typedef struct unpublishing {
+    pmix_status_t here;
+    pmix_op_cbfunc_t cbfunc;
+    void *cbdata;
+} unpublishing_t;
+
+static void unpublished(pmix_status_t status, void *cbdata)
+{
+    unpublishing_t *u = cbdata;
+    if (NULL != u->cbfunc) {
+        u->cbfunc(PMIX_SUCCESS == u->here ? PMIX_SUCCESS : status, u->cbdata);
+    }
+    free(u);
+}
+
+void pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const pmix_info_t *info,
+                      size_t ninfo, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    pmix_status_t rc = unpublish_here(ps, proc, keys, info, ninfo);
+    bool any_range = NULL == directive_find(info, ninfo, PMIX_RANGE);
+    unpublishing_t *u = NULL;
+    if ((any_range || shared(ps, range_of(info, ninfo))) && NULL != ps->daemon &&
+        NULL != (u = malloc(sizeof(*u)))) {
+        *u = (unpublishing_t){.here = rc, .cbfunc = cbfunc, .cbdata = cbdata};
+        pubsub_daemon_unpublish(ps->daemon, proc, keys, unpublished, u);
+    } else if (NULL != cbfunc) {
+        cbfunc(rc, cbdata);
+    }
+}
+
 void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc)
 {
     if (NULL == ps) {
         return;
+    }
+    if (ps->mortal) {
+        pubsub_daemon_forget(ps->daemon, proc);
     }
     bool job = PMIX_RANK_WILDCARD == proc->rank;
     entry_t **p = &ps->entries;
@@ -399,6 +515,7 @@ void pubsub_destroy(pubsub_t *ps)
     if (NULL == ps) {
         return;
     }
+    pubsub_daemon_destroy(ps->daemon);
     while (NULL != ps->waiters) {
         waiter_t *w = ps->waiters;
         ps->waiters = w->next;

@@ -1,0 +1,254 @@
+/*
+ * daemon_journal.c - the daemon's journal: records that outlive it.
+ *
+ * Design notes:
+ *  - One append-only file in the state directory (opened O_NOFOLLOW,
+ *    mode 0600). A record is an 8-byte header, its payload's length and
+ *    the payload's CRC-32 (both little-endian), then the payload: a list
+ *    of NUL-terminated words, as on the wire (docs/protocol.md).
+ *  - An append returns once the record is on disk (fdatasync): the daemon
+ *    acknowledges a request only after that, so a crash loses nothing
+ *    acknowledged. A crash mid-write leaves a short or corrupt last
+ *    record; replay stops there and cuts it off, so that later records
+ *    follow the last good one.
+ *  - Compaction writes the live records (the caller says which) to a new
+ *    file, syncs it and renames it over the old one, then syncs the
+ *    directory: at every moment one complete journal is in place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+
+#define HEADER_BYTES 8u
+#define MAX_RECORD (1u << 20)
+#define JOURNAL_TMP DAEMON_JOURNAL ".new"
+
+struct daemon_journal {
+    int dirfd;
+    int fd;
+    size_t size;
+    size_t live;    /* bytes of the records the last compaction kept */
+};
+
+static uint32_t crc32(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    while (n-- > 0) {
+        crc ^= *p++;
+        for (int k = 0; k < 8; k++) {
+            crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+        }
+    }
+    return ~crc;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) {
+        p[i] = (unsigned char)(v >> (8 * i));
+    }
+}
+
+static uint32_t get32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int write_full(int fd, const unsigned char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && EINTR == errno) {
+            continue;
+        }
+        if (w <= 0) {
+            return -1;
+        }
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* A record of words into a new buffer (*len bytes). NULL on overflow. */
+static unsigned char *encode(char *const *words, size_t nwords, size_t *len)
+{
+    size_t payload = 0;
+    for (size_t i = 0; i < nwords; i++) {
+        payload += strlen(words[i]) + 1;
+    }
+    if (0 == payload || payload > MAX_RECORD) {
+        errno = E2BIG;
+        return NULL;
+    }
+    unsigned char *rec = malloc(HEADER_BYTES + payload);
+    if (NULL == rec) {
+        return NULL;
+    }
+    size_t off = HEADER_BYTES;
+    for (size_t i = 0; i < nwords; i++) {
+        size_t n = strlen(words[i]) + 1;
+        memcpy(rec + off, words[i], n);
+        off += n;
+    }
+    put32(rec, (uint32_t)payload);
+    put32(rec + 4, crc32(rec + HEADER_BYTES, payload));
+    *len = off;
+    return rec;
+}
+
+static int append_to(int fd, char *const *words, size_t nwords, size_t *size)
+{
+    size_t len;
+    unsigned char *rec = encode(words, nwords, &len);
+    if (NULL == rec) {
+        return -1;
+    }
+    int rc = write_full(fd, rec, len);
+    free(rec);
+    if (0 == rc) {
+        *size += len;
+    }
+    return rc;
+}
+
+/* Hand every whole record of buf to fn; returns the bytes they span. */
+static size_t replay(const unsigned char *buf, size_t size, daemon_journal_record_fn fn,
+                     void *arg)
+{
+    size_t off = 0;
+    while (size - off >= HEADER_BYTES) {
+        uint32_t len = get32(buf + off);
+        const unsigned char *payload = buf + off + HEADER_BYTES;
+        if (0 == len || len > MAX_RECORD || len > size - off - HEADER_BYTES ||
+            '\0' != payload[len - 1] || crc32(payload, len) != get32(buf + off + 4)) {
+            break;
+        }
+        char *words[64];
+        size_t nwords = 0;
+        for (size_t p = 0; p < len && nwords < 64; p += strlen((const char *)payload + p) + 1) {
+            words[nwords++] = (char *)payload + p;
+        }
+        fn(arg, words, nwords);
+        off += HEADER_BYTES + len;
+    }
+    return off;
+}
+
+static unsigned char *read_all(int fd, size_t *size)
+{
+    struct stat st;
+    if (0 != fstat(fd, &st)) {
+        return NULL;
+    }
+    unsigned char *buf = malloc((size_t)st.st_size + 1);
+    size_t got = 0;
+    while (NULL != buf && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+    }
+    *size = got;
+    return buf;
+}
+
+daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, void *arg,
+                                      size_t *dropped)
+{
+    daemon_journal_t *j = calloc(1, sizeof(*j));
+    if (NULL == j) {
+        return NULL;
+    }
+    j->dirfd = dirfd;
+    j->fd = openat(dirfd, DAEMON_JOURNAL, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+    size_t size = 0;
+    unsigned char *buf = j->fd < 0 ? NULL : read_all(j->fd, &size);
+    if (NULL == buf) {
+        daemon_journal_close(j);
+        return NULL;
+    }
+    size_t good = replay(buf, size, fn, arg);
+    free(buf);
+    *dropped = size - good;
+    /* A torn tail goes, so that new records follow the last good one. */
+    if ((good != size && 0 != ftruncate(j->fd, (off_t)good)) ||
+        (off_t)good != lseek(j->fd, (off_t)good, SEEK_SET)) {
+        daemon_journal_close(j);
+        return NULL;
+    }
+    j->size = j->live = good;
+    return j;
+}
+
+int daemon_journal_append(daemon_journal_t *j, char *const *words, size_t nwords)
+{
+    size_t before = j->size;
+    if (0 != append_to(j->fd, words, nwords, &j->size) || 0 != fdatasync(j->fd)) {
+        /* Nothing half-written may stay in front of later records. */
+        int err = errno;
+        if (0 == ftruncate(j->fd, (off_t)before)) {
+            lseek(j->fd, (off_t)before, SEEK_SET);
+        }
+        j->size = before;
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+bool daemon_journal_wants_compaction(const daemon_journal_t *j)
+{
+    return j->size > DAEMON_JOURNAL_COMPACT_BYTES && j->size > 2 * j->live;
+}
+
+int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, void *arg)
+{
+    int fd = openat(j->dirfd, JOURNAL_TMP,
+                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        return -1;
+    }
+    size_t size = 0;
+    int rc = live(arg, fd, &size);
+    if (0 != rc || 0 != fdatasync(fd) || 0 != renameat(j->dirfd, JOURNAL_TMP, j->dirfd,
+                                                       DAEMON_JOURNAL)) {
+        close(fd);
+        unlinkat(j->dirfd, JOURNAL_TMP, 0);
+        return -1;
+    }
+    fsync(j->dirfd);
+    close(j->fd);
+    /* Appends go on in the new file. */
+    j->fd = openat(j->dirfd, DAEMON_JOURNAL, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+    close(fd);
+    j->size = j->live = size;
+    return j->fd < 0 ? -1 : 0;
+}
+
+int daemon_journal_write(int fd, size_t *size, char *const *words, size_t nwords)
+{
+    return append_to(fd, words, nwords, size);
+}
+
+void daemon_journal_close(daemon_journal_t *j)
+{
+    if (NULL == j) {
+        return;
+    }
+    if (j->fd >= 0) {
+        close(j->fd);
+    }
+    free(j);
+}

@@ -1,0 +1,337 @@
+/*
+ * pubsub_daemon.c - a daemon job's run: the publications it shares with
+ *                   the daemon's other jobs go to the daemon's store.
+ *
+ * Design notes:
+ *  - One connection to the daemon per request (as the drover commands
+ *    do): the request is sent at once (it is small), and the answer is
+ *    waited for in the run's event loop, so that a lookup waiting for a
+ *    later publish holds nothing but its connection.
+ *  - Values travel packed (PMIx_Data_pack of the pmix_value_t) and in
+ *    hex, since the messages are lists of strings; the daemon never reads
+ *    them (daemon_store.c, docs/protocol.md).
+ *  - Requests still open when the run ends are answered PMIX_ERR_UNREACH.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "daemon.h"
+#include "launcher.h"
+#include "pmix.h"
+
+typedef struct pending pending_t;
+
+/* The answer (NULL when the daemon could not be reached or hung up). */
+typedef void (*answer_fn)(pending_t *p, const wire_msg_t *answer);
+
+struct pending {
+    pending_t *next;
+    pubsub_daemon_t *pd;
+    int fd;
+    struct event *ev;
+    answer_fn answer;
+    pmix_op_cbfunc_t op_cb;
+    pmix_lookup_cbfunc_t lookup_cb;
+    void *cbdata;
+};
+
+struct pubsub_daemon {
+    struct event_base *base;
+    char job[16];
+    pending_t *pending;
+};
+
+pubsub_daemon_t *pubsub_daemon_create(struct event_base *base, unsigned job)
+{
+    pubsub_daemon_t *pd = calloc(1, sizeof(*pd));
+    if (NULL != pd) {
+        pd->base = base;
+        snprintf(pd->job, sizeof(pd->job), "%u", job);
+    }
+    return pd;
+}
+
+static void pending_free(pending_t *p)
+{
+    for (pending_t **q = &p->pd->pending; NULL != *q; q = &(*q)->next) {
+        if (*q == p) {
+            *q = p->next;
+            break;
+        }
+    }
+    if (NULL != p->ev) {
+        event_free(p->ev);
+    }
+    if (p->fd >= 0) {
+        close(p->fd);
+    }
+    free(p);
+}
+
+static void on_answer(evutil_socket_t fd, short what, void *arg)
+{
+    pending_t *p = arg;
+    wire_msg_t msg;
+    if (0 == daemon_wire_recv(p->fd, &msg)) {
+        p->answer(p, 0 < msg.nwords ? &msg : NULL);
+        daemon_wire_release(&msg);
+    } else {
+        p->answer(p, NULL);
+    }
+    pending_free(p);
+}
+
+/* Send words to the daemon; answer gets its reply later. Returns false
+ * (having answered nothing) when the daemon cannot be reached. */
+static bool ask(pubsub_daemon_t *pd, char *const *words, size_t nwords, answer_fn answer,
+                pending_t *proto)
+{
+    pending_t *p = calloc(1, sizeof(*p));
+    if (NULL == p) {
+        return false;
+    }
+    *p = *proto;
+    p->pd = pd;
+    p->answer = answer;
+    p->fd = daemon_connect("drover run");
+    p->next = pd->pending;
+    pd->pending = p;
+    if (p->fd < 0 || 0 != daemon_wire_send(p->fd, words, nwords, NULL, 0) ||
+        NULL == (p->ev = event_new(pd->base, p->fd, EV_READ, on_answer, p)) ||
+        0 != event_add(p->ev, NULL)) {
+        pending_free(p);
+        return false;
+    }
+    return true;
+}
+
+/* "ok", or "error STATUS" (a status number, or a message from the
+ * daemon itself). */
+static pmix_status_t status_of(const wire_msg_t *answer)
+{
+    if (NULL == answer) {
+        return PMIX_ERR_UNREACH;
+    }
+    if (0 == strcmp(answer->words[0], "ok")) {
+        return PMIX_SUCCESS;
+    }
+    char *end;
+    long status = answer->nwords > 1 ? strtol(answer->words[1], &end, 10) : 0;
+    return answer->nwords > 1 && '\0' == *end && status < 0 ? (pmix_status_t)status : PMIX_ERROR;
+}
+
+static void op_answer(pending_t *p, const wire_msg_t *answer)
+{
+    if (NULL != p->op_cb) {
+        p->op_cb(status_of(answer), p->cbdata);
+    }
+}
+
+static void proc_words(const pmix_proc_t *proc, char *rank, size_t size)
+{
+    if (PMIX_RANK_WILDCARD == proc->rank) {
+        snprintf(rank, size, "*");
+    } else {
+        snprintf(rank, size, "%u", proc->rank);
+    }
+}
+
+/* ---- values in hex ------------------------------------------------------ */
+
+static char *value_hex(const pmix_value_t *value)
+{
+    pmix_data_buffer_t buf;
+    pmix_byte_object_t bo = {NULL, 0};
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    pmix_value_t *v = (pmix_value_t *)value;
+    char *hex = NULL;
+    if (PMIX_SUCCESS == PMIx_Data_pack(NULL, &buf, v, 1, PMIX_VALUE) &&
+        PMIX_SUCCESS == PMIx_Data_unload(&buf, &bo) &&
+        NULL != (hex = malloc(2 * bo.size + 1))) {
+        for (size_t i = 0; i < bo.size; i++) {
+            snprintf(hex + 2 * i, 3, "%02x", (unsigned char)bo.bytes[i]);
+        }
+        hex[2 * bo.size] = '\0';
+    }
+    PMIX_BYTE_OBJECT_DESTRUCT(&bo);
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    return hex;
+}
+
+static pmix_status_t hex_value(const char *hex, pmix_value_t *value)
+{
+    size_t len = strlen(hex);
+    if (0 == len || 0 != len % 2) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    pmix_byte_object_t bo = {malloc(len / 2), len / 2};
+    if (NULL == bo.bytes) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < bo.size; i++) {
+        unsigned byte;
+        if (1 != sscanf(hex + 2 * i, "%2x", &byte)) {
+            free(bo.bytes);
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+        bo.bytes[i] = (char)byte;
+    }
+    pmix_data_buffer_t buf;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+    pmix_status_t rc = PMIx_Data_load(&buf, &bo);
+    int32_t n = 1;
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Data_unpack(NULL, &buf, value, &n, PMIX_VALUE);
+    } else {
+        PMIX_BYTE_OBJECT_DESTRUCT(&bo);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    return rc;
+}
+
+/* ---- requests ----------------------------------------------------------- */
+
+void pubsub_daemon_publish(pubsub_daemon_t *pd, const pmix_proc_t *proc,
+                           const pmix_info_t *data[], size_t ndata,
+                           pmix_persistence_t persistence, pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    char rank[16], persist[8];
+    proc_words(proc, rank, sizeof(rank));
+    snprintf(persist, sizeof(persist), "%u", (unsigned)persistence);
+    size_t nwords = 5 + 2 * ndata;
+    char **words = calloc(nwords, sizeof(*words));
+    bool ok = NULL != words;
+    if (ok) {
+        words[0] = "publish";
+        words[1] = pd->job;
+        words[2] = (char *)proc->nspace;
+        words[3] = rank;
+        words[4] = persist;
+    }
+    for (size_t i = 0; ok && i < ndata; i++) {
+        words[5 + 2 * i] = (char *)data[i]->key;
+        ok = NULL != (words[6 + 2 * i] = value_hex(&data[i]->value));
+    }
+    pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
+    ok = ok && ask(pd, words, nwords, op_answer, &proto);
+    for (size_t i = 0; NULL != words && i < ndata; i++) {
+        free(words[6 + 2 * i]);
+    }
+    free(words);
+    if (!ok && NULL != cbfunc) {
+        cbfunc(PMIX_ERR_UNREACH, cbdata);
+    }
+}
+
+static void lookup_answer(pending_t *p, const wire_msg_t *answer)
+{
+    pmix_status_t rc = status_of(answer);
+    if (PMIX_SUCCESS != rc) {
+        p->lookup_cb(rc, NULL, 0, p->cbdata);
+        return;
+    }
+    size_t n = (answer->nwords - 1) / 4;
+    pmix_pdata_t *data = NULL;
+    PMIX_PDATA_CREATE(data, n);
+    if (NULL == data || 0 == n) {
+        p->lookup_cb(NULL == data ? PMIX_ERR_NOMEM : PMIX_ERR_NOT_FOUND, NULL, 0, p->cbdata);
+        return;
+    }
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
+        char *const *w = answer->words + 1 + 4 * i;
+        PMIX_LOAD_NSPACE(data[i].proc.nspace, w[0]);
+        data[i].proc.rank = 0 == strcmp(w[1], "*") ? PMIX_RANK_WILDCARD
+                                                   : (pmix_rank_t)strtoul(w[1], NULL, 10);
+        PMIX_LOAD_KEY(data[i].key, w[2]);
+        rc = hex_value(w[3], &data[i].value);
+    }
+    p->lookup_cb(rc, PMIX_SUCCESS == rc ? data : NULL, PMIX_SUCCESS == rc ? n : 0, p->cbdata);
+    PMIX_PDATA_FREE(data, n);
+}
+
+/* Words: verb JOB NSPACE RANK extra... keys...; NULL when out of memory. */
+static char **request_words(pubsub_daemon_t *pd, const char *verb, const pmix_proc_t *proc,
+                            char *rank, char *const *extra, size_t nextra, char **keys,
+                            size_t *nwords)
+{
+    size_t nkeys = 0;
+    while (NULL != keys && NULL != keys[nkeys]) {
+        nkeys++;
+    }
+    char **words = calloc(4 + nextra + nkeys, sizeof(*words));
+    if (NULL != words) {
+        words[0] = (char *)verb;
+        words[1] = pd->job;
+        words[2] = (char *)proc->nspace;
+        words[3] = rank;
+        for (size_t i = 0; i < nextra; i++) {
+            words[4 + i] = extra[i];
+        }
+        for (size_t k = 0; k < nkeys; k++) {
+            words[4 + nextra + k] = keys[k];
+        }
+        *nwords = 4 + nextra + nkeys;
+    }
+    return words;
+}
+
+void pubsub_daemon_lookup(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys,
+                          size_t needed, int timeout, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+{
+    char rank[16], wait[24], secs[16];
+    proc_words(proc, rank, sizeof(rank));
+    snprintf(wait, sizeof(wait), "%zu", needed);
+    snprintf(secs, sizeof(secs), "%d", timeout);
+    char *extra[] = {wait, secs};
+    size_t nwords;
+    char **words = request_words(pd, "lookup", proc, rank, extra, 2, keys, &nwords);
+    pending_t proto = {.lookup_cb = cbfunc, .cbdata = cbdata};
+    if (NULL == words || !ask(pd, words, nwords, lookup_answer, &proto)) {
+        cbfunc(PMIX_ERR_UNREACH, NULL, 0, cbdata);
+    }
+    free(words);
+}
+
+void pubsub_daemon_unpublish(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys,
+                             pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    char rank[16];
+    proc_words(proc, rank, sizeof(rank));
+    size_t nwords;
+    char **words = request_words(pd, "unpublish", proc, rank, NULL, 0, keys, &nwords);
+    pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
+    if ((NULL == words || !ask(pd, words, nwords, op_answer, &proto)) && NULL != cbfunc) {
+        cbfunc(PMIX_ERR_UNREACH, cbdata);
+    }
+    free(words);
+}
+
+void pubsub_daemon_forget(pubsub_daemon_t *pd, const pmix_proc_t *proc)
+{
+    char rank[16];
+    proc_words(proc, rank, sizeof(rank));
+    size_t nwords;
+    char **words = request_words(pd, "forget", proc, rank, NULL, 0, NULL, &nwords);
+    pending_t proto = {.op_cb = NULL};
+    if (NULL != words) {
+        ask(pd, words, nwords, op_answer, &proto);
+    }
+    free(words);
+}
+
+void pubsub_daemon_destroy(pubsub_daemon_t *pd)
+{
+    if (NULL == pd) {
+        return;
+    }
+    while (NULL != pd->pending) {
+        pending_t *p = pd->pending;
+        p->answer(p, NULL);
+        pending_free(p);
+    }
+    free(pd);
+}

@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# daemon_store.sh - the store the daemon's jobs share: a name published by
+# one job and looked up by another, a lookup waiting for a later publish,
+# each persistence rule, ranges that stay in their run; the journal: a
+# daemon killed with SIGKILL and started again keeps the INDEF
+# publications and the job history (the running job as lost), a torn
+# last record is ignored, and `stop` keeps the journal alone.
+source "$(dirname "$0")/lib.sh"
+
+dr daemon start
+check "the daemon starts" test "$rc" -eq 0
+
+# Foreground jobs through the daemon: their output is ours.
+job() { dr run --daemon -n 1 "$STORE" "$@"; }
+# A submitted job whose rank 0 publishes and whose rank 1 stays.
+held() {
+  dr submit -n 2 --oversubscribe "$STORE" publish "$@" none 60
+  held_job=$out
+  for _ in $(seq 200); do
+    grep -q published "$state/jobs/$held_job/stdout" 2>/dev/null &&
+      grep -q holding "$state/jobs/$held_job/stdout" && return 0
+    sleep 0.05
+  done
+  return 1
+}
+gone() { # the lookup of $1 fails within 5 s (the end of a publisher is passed on)
+  for _ in $(seq 50); do
+    job lookup "$1"
+    [ "$rc" -eq 1 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+check "job 1 publishes svc.a (session)" held svc.a hello session
+job lookup svc.a
+check "job 2 looks it up" grep -q "^svc.a=hello (from .* rank 0)$" <<<"$out"
+ns=$(sed 's/.*from \(.*\) rank 0)$/\1/' <<<"$out")
+dr run -n 1 "$STORE" lookup svc.a
+check "a standalone run does not see the daemon's store" test "$rc" -eq 1
+dr kill "$held_job"
+dr wait "$held_job"
+check "SESSION: gone when the publisher's job ends" gone svc.a
+
+dr submit -n 1 "$STORE" lookup svc.late 30
+late=$out
+sleep 0.5
+job publish svc.late x session
+check "a publish while another job's lookup waits" grep -q published <<<"$out"
+dr wait "$late"
+dr output "$late"
+check "... answers the waiting lookup" grep -q "^svc.late=x " <<<"$out"
+job lookup svc.never 1
+check "a waiting lookup times out" \
+  test "$rc" -eq 1 -a -n "$(grep -i "timeout" <<<"$out")"
+
+check "PROC: job publishes svc.proc, its rank 0 ends" held svc.proc p proc
+check "... gone while the job runs" gone svc.proc
+dr ps
+check "... (it does run)" test -n "$(awk -v id="$held_job" '$1 == id && $2 == "running"' <<<"$out")"
+dr kill "$held_job"
+dr wait "$held_job"
+check "APP: job publishes svc.app, its rank 0 ends" held svc.app a app
+job lookup svc.app
+check "... still there while the job runs" grep -q "^svc.app=a " <<<"$out"
+dr kill "$held_job"
+dr wait "$held_job"
+check "... gone when the job ends" gone svc.app
+
+job publish svc.once o first_read
+job lookup svc.once
+check "FIRST_READ: outlives its job, the first lookup gets it" grep -q "^svc.once=o " <<<"$out"
+job lookup svc.once
+check "... and the second does not" test "$rc" -eq 1
+
+job publish svc.keep k indef global
+job lookup svc.keep
+check "INDEF (range GLOBAL): outlives its job" grep -q "^svc.keep=k " <<<"$out"
+job publish svc.keep again indef
+check "publishing a name that is there is refused" grep -q "publish failed" <<<"$out"
+job unpublish svc.gone
+check "a job unpublishes its own INDEF name" grep -q "^unpublished$" <<<"$out"
+job publish svc.ns n session namespace
+job lookup svc.ns
+check "a NAMESPACE range stays in its run" test "$rc" -eq 1
+
+# SIGKILL the daemon while a job runs: its run dies too (PDEATHSIG).
+dr submit -n 1 "$CLIENT" sleep
+sleeper=$out
+sleeping "$sleeper"
+pids=$(job_pids)
+before=$("$DROVER" ps --json)
+kill -KILL "$(daemon_pid)"
+check "the killed daemon's runs end and leave nothing" jobs_gone $pids
+dr daemon start
+check "a new daemon starts on the journal" test "$rc" -eq 0
+dr ps --json
+after=$out
+check "it knows every job of the old one, the running one as lost" python3 -c '
+import json, sys
+before, after, sleeper = json.loads(sys.argv[1]), json.loads(sys.argv[2]), int(sys.argv[3])
+assert len(after) == len(before), (len(before), len(after))
+for b, a in zip(before, after):
+    for k in ("id", "ranks", "start", "command"):
+        assert a[k] == b[k], (k, a, b)
+    if b["id"] == sleeper:
+        assert a["state"] == "lost" and a["end"] is None, a
+    else:
+        assert a == dict(b, pid=0), (a, b)
+' "$before" "$after" "$sleeper"
+job lookup svc.keep
+check "... and the INDEF publication" grep -q "^svc.keep=k " <<<"$out"
+job lookup svc.gone
+check "... but not the unpublished one" test "$rc" -eq 1
+dr submit -n 1 true
+check "new jobs follow the old ids" test "$out" -eq $((sleeper + 3))
+
+# A crash mid-write: a torn record at the journal's end.
+journal=$state/journal
+kill_daemon() {
+  local dpid
+  dpid=$(daemon_pid)
+  kill -KILL "$dpid"
+  for _ in $(seq 100); do [ -d "/proc/$dpid" ] || break; sleep 0.05; done
+}
+kill_daemon
+printf '\x40\x00\x00\x00\x12\x34\x56\x78pub\0svc.torn' >>"$journal"
+dr daemon start
+check "a torn last record: the daemon starts" test "$rc" -eq 0
+check "... says so in its log" grep -q "ignored a torn last record" "$state/daemon.log"
+job lookup svc.keep
+check "... and keeps what came before" grep -q "^svc.keep=k " <<<"$out"
+job publish svc.after a indef
+kill_daemon
+dr daemon start
+job lookup svc.after
+check "records after the cut are read back" grep -q "^svc.after=a " <<<"$out"
+
+dr daemon stop
+check "stop keeps the journal, and only it" test "$(ls -A "$state")" = journal
+check "... mode 0600" test "$(stat -c %a "$journal")" = 600
+dr daemon start
+dr ps
+check "a daemon started after stop has the history" test "$(wc -l <<<"$out")" -gt 10
+dr daemon stop
+rm -f "$journal"
+rmdir "$state"
+done_testing
