@@ -7,6 +7,8 @@
 #   job_pids          the drover run pid of every job the daemon started
 #   jobs_gone PIDS    those runs have ended and left nothing: no process,
 #                     no /dev/shm segment, nothing in $TMPDIR
+#   stopped           after `daemon stop`: the state directory holds
+#                     nothing but the journal (or is gone, if no job ran)
 #   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
 #                     submitted job ID say "sleeping" (launcher-client sleep)
 source "$(dirname "$0")/../launcher/lib.sh"
@@ -37,6 +39,8 @@ stop_daemon() {
   fi
 }
 trap 'stop_daemon; rm -rf "$work"' EXIT
+
+stopped() { [ ! -e "$state" ] || [ "$(ls -A "$state")" = journal ]; }
 
 job_pids() {
   "$DROVER" ps --json | python3 -c '
