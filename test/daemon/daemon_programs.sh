@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # daemon_programs.sh - an unmodified Open MPI program and a coarray Fortran
 # program run through the daemon as under drover run: the documentation's
-# examples, $HELLO_MPI (run --daemon) and $HELLO_CAF (submit).
+# examples, $HELLO_MPI (run --daemon) and $HELLO_CAF (submit); and Open
+# MPI's MPI_Publish_name / MPI_Lookup_name between two jobs ($MPI_JOBS).
 source "$(dirname "$0")/lib.sh"
 
 dr daemon start
@@ -17,6 +18,18 @@ check "coarray program through submit: status 0" test "$rc" -eq 0
 dr output "$id"
 check "... its images exchanged data" \
   test -n "$(grep "image 1 of 4: image 4 wrote here" <<<"$out")"
+
+dr submit --oversubscribe -n 2 "$MPI_JOBS" serve
+server=$out
+dr run --daemon --oversubscribe -n 2 "$MPI_JOBS" client
+client=$out
+dr wait "$server"
+check "MPI_Publish_name in one job, MPI_Lookup_name in another: both exit 0" \
+  test "$rc" -eq 0 -a "$(grep -c "^found " <<<"$client")" -eq 2
+dr output "$server"
+port=$(sed -n 's/^port //p' <<<"$out")
+check "... every rank of the second job found the first's port" \
+  test -n "$port" -a "$(grep -cxF "found $port" <<<"$client")" -eq 2
 runs=$(job_pids)
 dr daemon stop
 check "stop: nothing of either job left" jobs_gone $runs
