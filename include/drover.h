@@ -142,6 +142,21 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * process pid: call it once the process exists (after fork). Returns
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
 PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid);
+
+/* ---- The drover daemon (docs/daemon.md) -------------------------------- */
+
+/* PMIx_Spawn job-info attribute (PMIX_DATA_ARRAY of PMIX_STRING): the
+ * `drover run` arguments of the job, as drover submit was given them; the
+ * one app then gives the job's working directory (cwd) and its whole
+ * environment (env). */
+#define DROVER_SPAWN_RUN_ARGS "drover.spawn.runargs"
+
+/* PMIx_Query_info keys the daemon answers (PMIX_STRING): every job as
+ * `drover ps` prints it, as a table or as JSON; and, with PMIX_NSPACE,
+ * the directory holding a submitted job's stdout and stderr files. */
+#define DROVER_QUERY_JOBS "drover.qry.jobs"
+#define DROVER_QUERY_JOBS_JSON "drover.qry.jobs.json"
+#define DROVER_QUERY_OUTPUT "drover.qry.output"
 /* ---- Declared datatypes (docs/datatypes.md) ------------------------------ */
 
 /* Types declared in YAML (PDI's specification-tree dialect) are registered

@@ -17,6 +17,7 @@
  *    ended (SIGTERM, then SIGKILL after the grace) and every file the
  *    daemon made is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -68,6 +69,7 @@ struct daemon {
     struct event *signals[4];
     struct event *grace_timer;
     daemon_jobs_t *jobs;
+    char nspace[DAEMON_NSPACE_MAX];  /* the PMIx server's; jobs' are <it>.<id> */
     conn_t *conns;
     bool stopping;
     bool finished;
@@ -167,6 +169,7 @@ static void finish(daemon_t *d)
     }
     d->finished = true;
     note(d, "stopped");
+    daemon_pmix_stop(d->dirfd);
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
@@ -186,6 +189,20 @@ static void finish(daemon_t *d)
         conn_free(c);
     }
     event_base_loopbreak(d->base);
+}
+
+static void job_output(void *arg, unsigned id, int fd, const char *bytes, size_t len)
+{
+    daemon_pmix_output(id, fd, bytes, len);
+}
+
+static void tool_spawned(void *arg, unsigned id, const char *why)
+{
+    if (0 == id) {
+        note(arg, "refused a tool's spawn: %s", why);
+    } else {
+        note(arg, "job %u queued by a tool", id);
+    }
 }
 
 static void on_grace(evutil_socket_t fd, short what, void *arg)
@@ -215,6 +232,7 @@ static void job_ended(void *arg, unsigned id, int status)
 {
     daemon_t *d = arg;
     note(d, "job %u ended with status %d", id, status);
+    daemon_pmix_job_ended(id, status);
     char text[16];
     snprintf(text, sizeof(text), "%d", status);
     for (conn_t *c = d->conns, *next; NULL != c; c = next) {
@@ -515,6 +533,26 @@ static int take_lock(daemon_t *d)
     return -1;
 }
 
+/* The PMIx server directories (drover-server.*) of a dead daemon. */
+static void remove_stale_servers(daemon_t *d)
+{
+    int fd = openat(d->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    struct dirent *e;
+    if (NULL == dir) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    while (NULL != (e = readdir(dir))) {
+        if (0 == strncmp(e->d_name, "drover-server.", strlen("drover-server."))) {
+            rmtree_at(d->dirfd, e->d_name, geteuid(), true);
+        }
+    }
+    closedir(dir);
+}
+
 /* Replace what a dead daemon left, and listen. 0 or -1 after a message. */
 static int set_up(daemon_t *d)
 {
@@ -536,6 +574,7 @@ static int set_up(daemon_t *d)
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
+    remove_stale_servers(d);
     if (0 != mkdirat(d->dirfd, DAEMON_JOBS, 0700)) {
         fprintf(stderr, DAEMON_NAME ": cannot create %s/" DAEMON_JOBS ": %s\n", d->dir,
                 strerror(errno));
@@ -581,8 +620,10 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
         return -1;
     }
     exe[n] = '\0';
+    snprintf(d->nspace, sizeof(d->nspace), "drover-daemon.%d", (int)getpid());
     if (NULL == (d->base = event_base_new()) ||
-        NULL == (d->jobs = daemon_jobs_create(d->dirfd, exe, max_jobs, job_ended, d)) ||
+        NULL == (d->jobs = daemon_jobs_create(d->base, d->dirfd, exe, d->nspace, max_jobs,
+                                              job_ended, job_output, d)) ||
         NULL == (d->grace_timer = evtimer_new(d->base, on_grace, d)) ||
         NULL == (d->listen_ev = event_new(d->base, d->listenfd, EV_READ | EV_PERSIST, on_accept,
                                           d)) ||
@@ -597,6 +638,10 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
             return -1;
         }
     }
+    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .spawned = tool_spawned, .arg = d};
+    if (0 != daemon_pmix_start(&host, d->base, d->dirfd, d->nspace)) {
+        return -1;
+    }
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
         return -1;
@@ -606,6 +651,9 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
 
 static void tear_down(daemon_t *d)
 {
+    if (d->dirfd >= 0) {
+        daemon_pmix_stop(d->dirfd);
+    }
     while (NULL != d->conns) {
         conn_free(d->conns);
     }

@@ -39,6 +39,13 @@ struct event_base;
  * then runs the job itself, whatever --daemon or DROVER_DAEMON say. */
 #define DAEMON_JOB_ENV "DROVER_DAEMON_JOB"
 
+/* Set in a job's environment by the daemon: the fd on which the run
+ * reports its ranks (daemon_jobs.c). */
+#define DAEMON_REPORT_ENV "DROVER_DAEMON_REPORT"
+
+/* Room for a job's namespace, "<daemon's namespace>.<id>". */
+#define DAEMON_NSPACE_MAX 256
+
 /* ---- daemon_dir.c ----------------------------------------------------- */
 
 /* The state directory's path: $XDG_RUNTIME_DIR/drover, else
@@ -84,14 +91,29 @@ int daemon_wire_peer(int sock, uid_t *uid, pid_t *pid);
 
 typedef struct daemon_jobs daemon_jobs_t;
 
+typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_ENDED, JOB_NONE } daemon_job_state_t;
+
+/* A rank of a job, as its run reported it. */
+typedef struct daemon_proc {
+    pid_t pid;
+    char *program;
+} daemon_proc_t;
+
 /* A job ended: its id and exit status (128+signal when killed). */
 typedef void (*daemon_job_ended_fn)(void *arg, unsigned id, int status);
 
+/* A submitted job wrote len bytes on its stdout (fd 1) or stderr (2). */
+typedef void (*daemon_job_output_fn)(void *arg, unsigned id, int fd, const char *bytes,
+                                     size_t len);
+
 /* The job table of a daemon whose state directory is dirfd, running at
- * most max_running jobs at a time with the drover executable exe. Caller
+ * most max_running jobs at a time with the drover executable exe, its
+ * jobs' namespaces "<prefix>.<id>", their pipes watched in base. Caller
  * frees with daemon_jobs_destroy. NULL when memory runs out. */
-daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_running,
-                                  daemon_job_ended_fn ended, void *arg);
+daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
+                                  const char *prefix, unsigned max_running,
+                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
+                                  void *arg);
 void daemon_jobs_destroy(daemon_jobs_t *jobs);
 
 /* Queue a job: `drover run args...` in cwd with env (all copied). With
@@ -123,9 +145,51 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig);
 /* Jobs queued or running. */
 unsigned daemon_jobs_active(const daemon_jobs_t *jobs);
 
+/* The job's state; JOB_NONE when there is no such job. */
+daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id);
+
+/* The id of the job whose namespace is nspace, 0 for none. */
+unsigned daemon_jobs_find(const daemon_jobs_t *jobs, const char *nspace);
+
+/* The job's namespace (borrowed), NULL for no such job. */
+const char *daemon_jobs_nspace(const daemon_jobs_t *jobs, unsigned id);
+
+/* Jobs ever submitted: their ids are 1 to this. */
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs);
+
+/* The ranks the job's run reported (*n of them; borrowed, valid until
+ * the next return to the loop). */
+const daemon_proc_t *daemon_jobs_procs(const daemon_jobs_t *jobs, unsigned id, unsigned *n);
+
 /* The table `drover ps` prints, or its JSON form. Caller frees. NULL
  * when memory runs out. */
 char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json);
+
+/* ---- daemon_pmix.c ----------------------------------------------------- */
+
+/* What the daemon's PMIx server works with. */
+typedef struct daemon_pmix_host {
+    daemon_jobs_t *jobs;
+    const char *dir;             /* the state directory */
+    /* A tool's spawn made job id (0: refused, why says why). */
+    void (*spawned)(void *arg, unsigned id, const char *why);
+    void *arg;
+} daemon_pmix_host_t;
+
+/* Start the PMIx server as nspace (its socket under the state directory,
+ * open as dirfd) and write the system rendezvous there. Calls from it run
+ * in base. 0, or -1 after a message. */
+int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, int dirfd,
+                      const char *nspace);
+
+/* Remove the rendezvous and stop the server (safe when not started). */
+void daemon_pmix_stop(int dirfd);
+
+/* Raise the events of job id's end to the tools. */
+void daemon_pmix_job_ended(unsigned id, int status);
+
+/* Forward what job id wrote on fd 1 or 2 to the tools that want it. */
+void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len);
 
 /* ---- daemon.c: for the client ----------------------------------------- */
 
@@ -139,6 +203,11 @@ int daemon_connect(const char *who);
 /* Whether this `drover run` goes through the daemon: --daemon or
  * DROVER_DAEMON=1, unless it is itself a daemon's job. */
 bool daemon_client_wanted(bool option);
+
+/* In a daemon's job: tell the daemon the pid of each rank of the first
+ * job, once they have started. */
+struct launcher_job;
+void daemon_client_report(const struct launcher_job *job);
 
 /* `drover run` through the daemon: argv as given to `drover run`
  * (argv[0] is "run"). Returns the job's exit status. */

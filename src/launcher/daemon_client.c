@@ -131,15 +131,36 @@ static int submit_command(int argc, char **argv)
     return 0;
 }
 
+/* A daemon's job: where its run reports its ranks (-1: not one). */
+static int report_fd = -1;
+
 bool daemon_client_wanted(bool option)
 {
     if (NULL != getenv(DAEMON_JOB_ENV)) {
         /* This run is the daemon's job; its ranks must not see that. */
+        const char *fd = getenv(DAEMON_REPORT_ENV);
+        if (NULL != fd && 0 == strcmp(fd, "3") && fcntl(3, F_SETFD, FD_CLOEXEC) == 0) {
+            report_fd = 3;
+        }
         unsetenv(DAEMON_JOB_ENV);
+        unsetenv(DAEMON_REPORT_ENV);
         return false;
     }
     const char *env = getenv("DROVER_DAEMON");
     return option || (NULL != env && 0 == strcmp(env, "1"));
+}
+
+void daemon_client_report(const launcher_job_t *job)
+{
+    if (report_fd < 0) {
+        return;
+    }
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        dprintf(report_fd, "%u %d %s\n", r, (int)job->procs[r].pid,
+                job->apps[job->procs[r].app].program);
+    }
+    close(report_fd);
+    report_fd = -1;
 }
 
 /* Wait for the job's end, passing on the signals drover run forwards. */

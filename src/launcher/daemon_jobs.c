@@ -12,10 +12,16 @@
  *    by SIGKILL, its runs die, and their anchors clean up the ranks.
  *  - At most max_running jobs run at once; the others wait, in order, as
  *    "queued", so that a burst of submissions is not a burst of forks.
- *  - A submitted job writes to jobs/<id>/stdout and stderr (made with
- *    O_EXCL | O_NOFOLLOW) on /dev/null; a `run --daemon` job on the fds
- *    its command handed over.
- *  - Once a job has started, only what `ps` shows is kept.
+ *  - A submitted job writes into pipes the daemon reads: what comes is
+ *    appended to jobs/<id>/stdout and stderr (made with O_EXCL |
+ *    O_NOFOLLOW) and handed to the output callback (the PMIx server
+ *    forwards it to the tools that asked). Its stdin is /dev/null. A
+ *    `run --daemon` job runs on the fds its command handed over.
+ *  - Each job's namespace, for tools, is "<prefix>.<id>".
+ *  - The run reports its ranks' pids on fd 3 (DAEMON_REPORT_ENV), one
+ *    line "<rank> <pid> <program>" each, once they have started: the
+ *    process table of PMIx_Query_info.
+ *  - Once a job has started, only what `ps` and the queries show is kept.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,14 +34,19 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "daemon.h"
 #include "launcher.h"
 
-typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_ENDED } job_state_t;
+/* The fd a job's run reports its ranks on. */
+#define REPORT_FD 3
+#define REPORT_MAX 65536
 
 typedef struct djob {
+    daemon_jobs_t *jobs;
     unsigned id;
-    job_state_t state;
+    daemon_job_state_t state;
     pid_t pid;
     unsigned ranks;
     time_t start, end;
@@ -43,31 +54,53 @@ typedef struct djob {
     bool signalled;       /* ended on request (kill, stop) */
     bool own_fds;         /* run --daemon: fds handed over */
     char *command;        /* the run's arguments, for ps */
+    char nspace[DAEMON_NSPACE_MAX];
+    struct event *out_ev[2];  /* the stdout and stderr pipes */
+    int out_fd[2];            /* their read ends; -1 when closed */
+    int file_fd[2];           /* jobs/<id>/stdout and stderr */
+    struct event *report_ev;
+    int report_fd;            /* read end of the run's report; -1 closed */
+    char *report;             /* what it said so far */
+    size_t report_len;
+    daemon_proc_t *procs;     /* as reported */
+    unsigned nprocs;
     char *cwd;            /* until started */
     char **args;
     char **env;
     int fds[3];
+    int report_w;         /* until started: the report pipe's write end */
 } djob_t;
 
 struct daemon_jobs {
     int dirfd;
     char *exe;
+    char *prefix;
+    struct event_base *base;
     unsigned max_running;
     daemon_job_ended_fn ended;
+    daemon_job_output_fn output;
     void *arg;
     djob_t **jobs;
     unsigned njobs;
     unsigned nrunning;
 };
 
-daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_running,
-                                  daemon_job_ended_fn ended, void *arg)
+daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
+                                  const char *prefix, unsigned max_running,
+                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
+                                  void *arg)
 {
     daemon_jobs_t *jobs = calloc(1, sizeof(*jobs));
-    if (NULL == jobs || NULL == (jobs->exe = strdup(exe))) {
+    if (NULL == jobs || NULL == (jobs->exe = strdup(exe)) ||
+        NULL == (jobs->prefix = strdup(prefix))) {
+        if (NULL != jobs) {
+            free(jobs->exe);
+        }
         free(jobs);
         return NULL;
     }
+    jobs->base = base;
+    jobs->output = output;
     jobs->dirfd = dirfd;
     jobs->max_running = max_running;
     jobs->ended = ended;
@@ -75,14 +108,42 @@ daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_runni
     return jobs;
 }
 
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
 static void close_fds(djob_t *job)
 {
     for (int i = 0; i < 3; i++) {
-        if (job->fds[i] >= 0) {
-            close(job->fds[i]);
-            job->fds[i] = -1;
-        }
+        close_fd(&job->fds[i]);
     }
+    close_fd(&job->report_w);
+}
+
+static void stop_event(struct event **ev)
+{
+    if (NULL != *ev) {
+        event_free(*ev);
+        *ev = NULL;
+    }
+}
+
+/* The job's output pipes and files, and its report. */
+static void close_streams(djob_t *job)
+{
+    for (int i = 0; i < 2; i++) {
+        stop_event(&job->out_ev[i]);
+        close_fd(&job->out_fd[i]);
+        close_fd(&job->file_fd[i]);
+    }
+    stop_event(&job->report_ev);
+    close_fd(&job->report_fd);
+    free(job->report);
+    job->report = NULL;
 }
 
 /* What is only needed to start the job. */
@@ -100,6 +161,11 @@ static void drop_launch_data(djob_t *job)
 static void free_job(djob_t *job)
 {
     drop_launch_data(job);
+    close_streams(job);
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        free(job->procs[r].program);
+    }
+    free(job->procs);
     free(job->command);
     free(job);
 }
@@ -114,6 +180,7 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs)
     }
     free(jobs->jobs);
     free(jobs->exe);
+    free(jobs->prefix);
     free(jobs);
 }
 
@@ -171,7 +238,33 @@ static char **copy_args(char *const *args, size_t nargs)
     return copy;
 }
 
-/* jobs/<id>/stdout and stderr, and /dev/null as stdin. 0 or -1. */
+/* What a pipe of the job brings: into its file, and to the callback. */
+static void on_output(evutil_socket_t fd, short what, void *arg)
+{
+    djob_t *job = arg;
+    daemon_jobs_t *jobs = job->jobs;
+    int i = (int)fd == job->out_fd[0] ? 0 : 1;
+    char buf[65536];
+    ssize_t n;
+    while ((n = read((int)fd, buf, sizeof(buf))) > 0) {
+        for (ssize_t off = 0; off < n && job->file_fd[i] >= 0;) {
+            ssize_t w = write(job->file_fd[i], buf + off, (size_t)(n - off));
+            if (w <= 0) {
+                break;
+            }
+            off += w;
+        }
+        jobs->output(jobs->arg, job->id, i + 1, buf, (size_t)n);
+    }
+    if (0 == n || (n < 0 && EAGAIN != errno && EINTR != errno)) {
+        stop_event(&job->out_ev[i]);
+        close_fd(&job->out_fd[i]);
+        close_fd(&job->file_fd[i]);
+    }
+}
+
+/* jobs/<id>/stdout and stderr, the pipes that fill them, and /dev/null
+ * as stdin. 0 or -1. */
 static int output_files(daemon_jobs_t *jobs, djob_t *job)
 {
     char dir[64];
@@ -185,10 +278,91 @@ static int output_files(daemon_jobs_t *jobs, djob_t *job)
     }
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND;
     job->fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    job->fds[1] = openat(dfd, "stdout", flags, 0600);
-    job->fds[2] = openat(dfd, "stderr", flags, 0600);
+    job->file_fd[0] = openat(dfd, "stdout", flags, 0600);
+    job->file_fd[1] = openat(dfd, "stderr", flags, 0600);
     close(dfd);
-    return job->fds[0] < 0 || job->fds[1] < 0 || job->fds[2] < 0 ? -1 : 0;
+    if (job->fds[0] < 0 || job->file_fd[0] < 0 || job->file_fd[1] < 0) {
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        int p[2];
+        if (0 != pipe2(p, O_CLOEXEC)) {
+            return -1;
+        }
+        job->out_fd[i] = p[0];
+        job->fds[i + 1] = p[1];
+        fcntl(p[0], F_SETFL, O_NONBLOCK);
+        job->out_ev[i] = event_new(jobs->base, p[0], EV_READ | EV_PERSIST, on_output, job);
+        if (NULL == job->out_ev[i] || 0 != event_add(job->out_ev[i], NULL)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The run's report: one line per rank, "<rank> <pid> <program>". */
+static void take_report(djob_t *job)
+{
+    char *line = job->report, *end;
+    while (NULL != (end = memchr(line, '\n', job->report_len - (size_t)(line - job->report)))) {
+        *end = '\0';
+        unsigned rank;
+        int pid, at = 0;
+        if (2 == sscanf(line, "%u %d %n", &rank, &pid, &at) && at > 0 && rank < 1u << 20) {
+            if (rank >= job->nprocs) {
+                daemon_proc_t *grown = realloc(job->procs, (rank + 1) * sizeof(*grown));
+                if (NULL == grown) {
+                    break;
+                }
+                memset(grown + job->nprocs, 0, (rank + 1 - job->nprocs) * sizeof(*grown));
+                job->procs = grown;
+                job->nprocs = rank + 1;
+            }
+            free(job->procs[rank].program);
+            job->procs[rank] = (daemon_proc_t){.pid = pid, .program = strdup(line + at)};
+        }
+        line = end + 1;
+    }
+}
+
+/* Read what the report pipe holds; at its end (or when the run has
+ * ended: final), take the report and close it. */
+static void read_report(djob_t *job, bool final)
+{
+    ssize_t n = 0;
+    while (job->report_len < REPORT_MAX &&
+           (n = read(job->report_fd, job->report + job->report_len,
+                     REPORT_MAX - job->report_len)) > 0) {
+        job->report_len += (size_t)n;
+    }
+    bool more = job->report_len < REPORT_MAX && n < 0 && (EAGAIN == errno || EINTR == errno);
+    if (more && !final) {
+        return;
+    }
+    take_report(job);
+    stop_event(&job->report_ev);
+    close_fd(&job->report_fd);
+    free(job->report);
+    job->report = NULL;
+}
+
+static void on_report(evutil_socket_t fd, short what, void *arg)
+{
+    read_report(arg, false);
+}
+
+/* The pipe the run reports its ranks on (fd 3 in the run). 0 or -1. */
+static int report_pipe(daemon_jobs_t *jobs, djob_t *job)
+{
+    int p[2];
+    if (NULL == (job->report = malloc(REPORT_MAX)) || 0 != pipe2(p, O_CLOEXEC)) {
+        return -1;
+    }
+    job->report_fd = p[0];
+    job->report_w = p[1];
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    job->report_ev = event_new(jobs->base, p[0], EV_READ | EV_PERSIST, on_report, job);
+    return NULL == job->report_ev || 0 != event_add(job->report_ev, NULL) ? -1 : 0;
 }
 
 unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
@@ -205,10 +379,14 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         return 0;
     }
     job->fds[0] = job->fds[1] = job->fds[2] = -1;
+    job->out_fd[0] = job->out_fd[1] = job->file_fd[0] = job->file_fd[1] = -1;
+    job->report_fd = job->report_w = -1;
+    job->jobs = jobs;
     job->id = jobs->njobs + 1;
     job->status = -1;
     char id[16];
     snprintf(id, sizeof(id), "%u", job->id);
+    snprintf(job->nspace, sizeof(job->nspace), "%s.%u", jobs->prefix, job->id);
     job->ranks = count_ranks(args, nargs);
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
@@ -216,10 +394,12 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     job->env = launch_copy_env(env);
     if (NULL != job->env) {
         char **env_set = launch_setenv(job->env, DAEMON_JOB_ENV, id);
-        if (NULL == env_set) {
-            launch_free_env(job->env);
+        char **with_report = NULL == env_set ? NULL
+                                             : launch_setenv(env_set, DAEMON_REPORT_ENV, "3");
+        if (NULL == with_report) {
+            launch_free_env(NULL == env_set ? job->env : env_set);
         }
-        job->env = env_set;
+        job->env = with_report;
     }
     if (NULL == job->command || NULL == job->cwd || NULL == job->args || NULL == job->env) {
         free_job(job);
@@ -231,6 +411,11 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         fds[0] = fds[1] = fds[2] = -1;
     } else if (0 != output_files(jobs, job)) {
         *why = "cannot create the job's output files";
+        free_job(job);
+        return 0;
+    }
+    if (0 != report_pipe(jobs, job)) {
+        *why = "cannot make a pipe";
         free_job(job);
         return 0;
     }
@@ -253,6 +438,9 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
             _exit(LAUNCHER_EXIT_FAILURE);
         }
     }
+    if (dup2(job->report_w, REPORT_FD) < 0) {
+        _exit(LAUNCHER_EXIT_FAILURE);
+    }
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     for (int sig = 1; sig < NSIG; sig++) {
         sigaction(sig, &dfl, NULL);
@@ -273,6 +461,15 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
 
 static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
 {
+    /* What the run wrote before it ended comes first. */
+    for (int i = 0; i < 2; i++) {
+        if (job->out_fd[i] >= 0) {
+            on_output(job->out_fd[i], EV_READ, job);
+        }
+    }
+    if (job->report_fd >= 0) {
+        read_report(job, true);
+    }
     job->state = JOB_ENDED;
     job->status = status;
     job->end = time(NULL);
@@ -384,6 +581,42 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
         }
     }
     return jobs->nrunning;
+}
+
+daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id)
+{
+    const djob_t *job = find(jobs, id);
+    return NULL == job ? JOB_NONE : job->state;
+}
+
+unsigned daemon_jobs_find(const daemon_jobs_t *jobs, const char *nspace)
+{
+    size_t len = strlen(jobs->prefix);
+    char *end;
+    if (0 != strncmp(nspace, jobs->prefix, len) || '.' != nspace[len] || nspace[len + 1] < '1' ||
+        nspace[len + 1] > '9') {
+        return 0;
+    }
+    unsigned long id = strtoul(nspace + len + 1, &end, 10);
+    return '\0' == *end && NULL != find(jobs, (unsigned)id) && id <= UINT32_MAX ? (unsigned)id : 0;
+}
+
+const char *daemon_jobs_nspace(const daemon_jobs_t *jobs, unsigned id)
+{
+    const djob_t *job = find(jobs, id);
+    return NULL == job ? NULL : job->nspace;
+}
+
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs)
+{
+    return jobs->njobs;
+}
+
+const daemon_proc_t *daemon_jobs_procs(const daemon_jobs_t *jobs, unsigned id, unsigned *n)
+{
+    const djob_t *job = find(jobs, id);
+    *n = NULL == job ? 0 : job->nprocs;
+    return NULL == job ? NULL : job->procs;
 }
 
 unsigned daemon_jobs_active(const daemon_jobs_t *jobs)

@@ -251,6 +251,7 @@ static int execute(launcher_t *run)
         run->status_fixed = true;
         run->status = LAUNCHER_EXIT_FAILURE;
     }
+    daemon_client_report(first);
     /* A child may have ended before SIGCHLD was watched. */
     job_reap(run);
     if (run->nalive > 0 || iof_open_streams(run->iof) > 0) {

@@ -576,6 +576,10 @@ void iof_pull_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *pay
 void iof_deregister_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void iof_push_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 
+/* The output of nspace on channels goes to peer (a tool that spawned it
+ * asking for forwarding), under the number PROTOCOL_IOF_FORWARDED. */
+void iof_forward(server_peer_t *peer, const char *nspace, pmix_iof_channel_t channels);
+
 /* The connection closed: its pulls go. */
 void iof_peer_closed(server_peer_t *peer);
 void iof_clear_all(void);

@@ -1,0 +1,338 @@
+/*
+ * daemon_tool.c - a PMIx tool built against OpenPMIx's own headers (no
+ * drover header), run with drover's libpmix.so.2, talking to the drover
+ * daemon as a debugger or a job manager would (daemon_tools.sh):
+ *
+ *   daemon_tool connect system|first|pid PID|uri URI|file PATH
+ *       PMIx_tool_init with PMIX_CONNECT_TO_SYSTEM, _SYSTEM_FIRST,
+ *       PMIX_SERVER_PIDINFO, PMIX_SERVER_URI or PMIX_TOOL_ATTACHMENT_FILE;
+ *       prints "server NSPACE" (exit 0) or the failure (exit 1).
+ *   daemon_tool spawn TEXT
+ *       spawns `sh -c 'echo TEXT; exit 3'` with PMIX_FWD_STDOUT (the output
+ *       arrives on this tool's stdout) and waits for its PMIX_EVENT_JOB_END:
+ *       prints "ended NSPACE term TERM exit CODE".
+ *   daemon_tool pull TEXT
+ *       the same without forwarding: the output comes by PMIx_IOF_pull.
+ *   daemon_tool control
+ *       spawns two ranks of sleep, queries namespaces, job status, the
+ *       process table (pids alive), the local one and the process sets,
+ *       kills the job with PMIx_Job_control and checks the job-end event
+ *       and that the ranks are gone.
+ * Every check prints one line "ok - ..." or "not ok - ..."; the exit
+ * status is 1 if any failed.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmix_tool.h>
+
+static int failures;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static bool ended;
+static pmix_status_t term = -1;
+static int exit_code = -1;
+static char ended_ns[PMIX_MAX_NSLEN + 1];
+static char pulled[4096];
+
+static void check(bool ok, const char *what)
+{
+    printf("%s - %s\n", ok ? "ok" : "not ok", what);
+    fflush(stdout);
+    failures += !ok;
+}
+
+static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC)) {
+            PMIX_LOAD_NSPACE(ended_ns, info[i].value.data.proc->nspace);
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_TERM_STATUS)) {
+            term = info[i].value.data.status;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE)) {
+            exit_code = info[i].value.data.integer;
+        }
+    }
+    ended = true;
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static void registered(pmix_status_t status, size_t id, void *cbdata)
+{
+    *(pmix_status_t *)cbdata = status;
+}
+
+static void watch_job_end(void)
+{
+    pmix_status_t code = PMIX_EVENT_JOB_END, rc = -1;
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, registered, &rc);
+    for (int i = 0; i < 500 && -1 == rc; i++) {
+        usleep(10000);
+    }
+    check(PMIX_SUCCESS == rc, "a handler for PMIX_EVENT_JOB_END is registered");
+}
+
+/* Wait (20 s at most) for the job-end event of nspace. */
+static bool wait_end(const char *nspace)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 20;
+    pthread_mutex_lock(&lock);
+    while (!ended && 0 == pthread_cond_timedwait(&cond, &lock, &deadline)) {
+    }
+    bool ok = ended && 0 == strcmp(ended_ns, nspace);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+static int connect_by(int argc, char **argv)
+{
+    pmix_info_t info;
+    pmix_proc_t me;
+    bool yes = true;
+    pid_t pid;
+
+    if (0 == strcmp(argv[2], "system")) {
+        PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    } else if (0 == strcmp(argv[2], "first")) {
+        PMIX_INFO_LOAD(&info, PMIX_CONNECT_SYSTEM_FIRST, &yes, PMIX_BOOL);
+    } else if (0 == strcmp(argv[2], "pid") && argc > 3) {
+        pid = (pid_t)atoi(argv[3]);
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    } else if (0 == strcmp(argv[2], "uri") && argc > 3) {
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_URI, argv[3], PMIX_STRING);
+    } else if (0 == strcmp(argv[2], "file") && argc > 3) {
+        PMIX_INFO_LOAD(&info, PMIX_TOOL_ATTACHMENT_FILE, argv[3], PMIX_STRING);
+    } else {
+        fprintf(stderr, "daemon_tool: unknown way '%s'\n", argv[2]);
+        return 2;
+    }
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS != rc) {
+        printf("failed %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    pmix_proc_t *servers = NULL;
+    size_t n = 0;
+    rc = PMIx_tool_get_servers(&servers, &n);
+    printf("server %s\n", PMIX_SUCCESS == rc && 1 == n ? servers[0].nspace : "?");
+    if (NULL != servers) {
+        PMIX_PROC_FREE(servers, n);
+    }
+    PMIx_tool_finalize();
+    return 0;
+}
+
+static pmix_status_t spawn(const char *cmd, int nprocs, char **argv, bool forward,
+                           pmix_nspace_t nspace)
+{
+    pmix_app_t app;
+    pmix_info_t fwd;
+    bool yes = true;
+
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(cmd);
+    app.argv = pmix_argv_copy(argv);
+    app.maxprocs = nprocs;
+    PMIX_INFO_LOAD(&fwd, PMIX_FWD_STDOUT, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Spawn(forward ? &fwd : NULL, forward ? 1 : 0, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&fwd);
+    PMIX_APP_DESTRUCT(&app);
+    return rc;
+}
+
+static void init_system(void)
+{
+    pmix_info_t info;
+    pmix_proc_t me;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS != rc) {
+        printf("not ok - PMIx_tool_init: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+}
+
+static void received(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source,
+                     pmix_byte_object_t *payload, pmix_info_t info[], size_t ninfo)
+{
+    pthread_mutex_lock(&lock);
+    size_t len = strlen(pulled);
+    if (len + payload->size < sizeof(pulled)) {
+        memcpy(pulled + len, payload->bytes, payload->size);
+        pulled[len + payload->size] = '\0';
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* spawn/pull: a job that writes TEXT and exits 3. */
+static int run_job(const char *text, bool forward)
+{
+    char script[512];
+    pmix_nspace_t nspace;
+    snprintf(script, sizeof(script), "%secho %s; exit 3", forward ? "" : "sleep 1; ", text);
+    char *argv[] = {"sh", "-c", script, NULL};
+
+    init_system();
+    watch_job_end();
+    pmix_status_t rc = spawn("sh", 1, argv, forward, nspace);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn through the daemon");
+    if (PMIX_SUCCESS == rc && !forward) {
+        pmix_proc_t job;
+        PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+        rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+        check(rc >= 0, "PMIx_IOF_pull of the job's stdout");
+    }
+    check(PMIX_SUCCESS == rc && wait_end(nspace), "its PMIX_EVENT_JOB_END arrives");
+    pthread_mutex_lock(&lock);
+    printf("ended %s term %s exit %d\n", ended_ns,
+           PMIX_ERR_JOB_NON_ZERO_TERM == term ? "non-zero" : PMIx_Error_string(term), exit_code);
+    if (!forward) {
+        printf("pulled %s", pulled);
+    }
+    pthread_mutex_unlock(&lock);
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results,
+                           size_t *n)
+{
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = pmix_argv_split(key, ',');
+    if (NULL != nspace) {
+        PMIX_QUERY_QUALIFIERS_CREATE(&q, 1);
+        PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, nspace, PMIX_STRING);
+    }
+    pmix_status_t rc = PMIx_Query_info(&q, 1, results, n);
+    PMIX_QUERY_DESTRUCT(&q);
+    return rc;
+}
+
+/* The process table of nspace once both ranks are in it: their pids. */
+static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+{
+    for (int tries = 0; tries < 200; tries++) {
+        pmix_info_t *res = NULL;
+        size_t n = 0;
+        bool got = false;
+        if (PMIX_SUCCESS == query(key, nspace, &res, &n) && 1 == n &&
+            PMIX_DATA_ARRAY == res[0].value.type &&
+            2 == res[0].value.data.darray->size) {
+            pmix_proc_info_t *t = res[0].value.data.darray->array;
+            got = t[0].pid > 0 && t[1].pid > 0 && 1 == t[1].proc.rank &&
+                  0 == strcmp(t[0].proc.nspace, nspace) && NULL != t[0].hostname;
+            pids[0] = t[0].pid;
+            pids[1] = t[1].pid;
+        }
+        if (NULL != res) {
+            PMIX_INFO_FREE(res, n);
+        }
+        if (got) {
+            return true;
+        }
+        usleep(50000);
+    }
+    return false;
+}
+
+static int control(void)
+{
+    pmix_nspace_t nspace;
+    char *argv[] = {"sleep", "60", NULL};
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    pid_t pids[2] = {0, 0};
+
+    init_system();
+    watch_job_end();
+    pmix_status_t rc = spawn("sleep", 2, argv, false, nspace);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn of two ranks of sleep");
+    rc = query(PMIX_QUERY_NAMESPACES, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
+              NULL != strstr(res[0].value.data.string, nspace),
+          "PMIX_QUERY_NAMESPACES lists the job");
+    PMIX_INFO_FREE(res, n);
+    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids) && 0 == kill(pids[0], 0) &&
+              0 == kill(pids[1], 0),
+          "PMIX_QUERY_PROC_TABLE: both ranks, with the pids of live processes");
+    check(proc_table(PMIX_QUERY_LOCAL_PROC_TABLE, nspace, pids), "... the local one too");
+    rc = query(PMIX_QUERY_JOB_STATUS, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_JOB_STATE == res[0].value.type &&
+              PMIX_JOB_STATE_RUNNING == res[0].value.data.state,
+          "PMIX_QUERY_JOB_STATUS: running");
+    PMIX_INFO_FREE(res, n);
+    rc = query(PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 2 == n, "PMIX_QUERY_NUM_PSETS and PMIX_QUERY_PSET_NAMES answer");
+    PMIX_INFO_FREE(res, n);
+    rc = query(PMIX_QUERY_JOB_STATUS, "no-such-job", &res, &n);
+    check(PMIX_SUCCESS != rc, "an unknown namespace gets no job status");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+
+    pmix_proc_t job;
+    pmix_info_t kill_it;
+    bool yes = true;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&kill_it, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
+    res = NULL;
+    n = 0;
+    rc = PMIx_Job_control(&job, 1, &kill_it, 1, &res, &n);
+    check(PMIX_SUCCESS == rc, "PMIx_Job_control kills the job");
+    check(wait_end(nspace), "... its PMIX_EVENT_JOB_END arrives");
+    pthread_mutex_lock(&lock);
+    check(PMIX_ERR_JOB_ABORTED_BY_SIG == term && 128 + SIGKILL == exit_code,
+          "... with PMIX_JOB_TERM_STATUS aborted by signal and PMIX_EXIT_CODE 137");
+    pthread_mutex_unlock(&lock);
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; i++) {
+        gone = 0 != kill(pids[0], 0) && 0 != kill(pids[1], 0);
+        usleep(50000);
+    }
+    check(gone, "... and its ranks are gone");
+    rc = query(PMIX_QUERY_JOB_STATUS, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n &&
+              PMIX_JOB_STATE_TERMINATED_WITH_ERROR == res[0].value.data.state,
+          "PMIX_QUERY_JOB_STATUS: terminated with error");
+    PMIX_INFO_FREE(res, n);
+    rc = PMIx_Job_control(&job, 1, &kill_it, 1, &res, &n);
+    check(PMIX_SUCCESS != rc, "an ended job cannot be controlled");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && 0 == strcmp(argv[1], "connect")) {
+        return connect_by(argc, argv);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "spawn")) {
+        return run_job(argv[2], true);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
+        return run_job(argv[2], false);
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "control")) {
+        return control();
+    }
+    fprintf(stderr, "usage: daemon_tool connect|spawn|pull|control ...\n");
+    return 2;
+}
