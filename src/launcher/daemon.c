@@ -12,10 +12,14 @@
  *    process, for service managers. Either way the log is daemon.log.
  *  - Every connection's peer credentials are checked before anything is
  *    read: another uid, root included, is refused and the refusal logged.
- *  - One request per connection. `wait` and `run` connections stay open
- *    until their job ends; so does `stop`, answered once every job has
- *    ended (SIGTERM, then SIGKILL after the grace) and every file the
- *    daemon made is gone.
+ *  - Two sockets: the daemon's own (daemon.sock) for `daemon status`,
+ *    `stop` and `run --daemon`, which hands over file descriptors; and the
+ *    PMIx server's (daemon_pmix.c) for the tools: submit, ps, wait, kill,
+ *    output and any PMIx tool of the user.
+ *  - One request per connection of the daemon's socket. A `run`
+ *    connection stays open until its job ends; so does `stop`, answered
+ *    once every job has ended (SIGTERM, then SIGKILL after the grace) and
+ *    every file the daemon made is gone.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -45,7 +49,7 @@
 
 typedef struct daemon daemon_t;
 
-typedef enum { CONN_WAIT, CONN_RUN, CONN_STOP } conn_kind_t;
+typedef enum { CONN_RUN, CONN_STOP } conn_kind_t;
 
 /* A connection kept open for a later answer. */
 typedef struct conn {
@@ -318,13 +322,13 @@ static void keep(daemon_t *d, int fd, conn_kind_t kind, unsigned job)
     }
 }
 
-/* submit|run CWD NARGS ARGS... ENV... (run: with 3 fds). Returns whether
- * the connection stays. */
-static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground)
+/* run CWD NARGS ARGS... ENV..., with 3 fds. Returns whether the
+ * connection stays. */
+static bool run_request(daemon_t *d, int fd, wire_msg_t *msg)
 {
     unsigned long nargs;
     if (msg->nwords < 4 || !parse_uint(msg->words[2], msg->nwords - 3, &nargs) || 0 == nargs ||
-        (foreground && 3 != msg->nfds)) {
+        3 != msg->nfds) {
         reply_error(fd, "malformed %s request", msg->words[0]);
         return false;
     }
@@ -334,75 +338,22 @@ static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground
     }
     const char *why;
     unsigned id = daemon_jobs_submit(d->jobs, msg->words[1], msg->words + 3, nargs,
-                                     msg->words + 3 + nargs, foreground ? msg->fds : NULL, &why);
+                                     msg->words + 3 + nargs, msg->fds, &why);
     if (0 == id) {
         reply_error(fd, "cannot queue the job: %s", why);
         return false;
     }
-    note(d, "job %u queued (%s)", id, foreground ? "run --daemon" : "submit");
+    note(d, "job %u queued (run --daemon)", id);
     char text[16];
     snprintf(text, sizeof(text), "%u", id);
     daemon_wire_sendv(fd, "ok", text, NULL);
-    if (foreground && daemon_jobs_status(d->jobs, id) < 0) {
+    if (daemon_jobs_status(d->jobs, id) < 0) {
         keep(d, fd, CONN_RUN, id);
         return true;
     }
-    if (foreground) {
-        /* It could not even start. */
-        snprintf(text, sizeof(text), "%d", daemon_jobs_status(d->jobs, id));
-        daemon_wire_sendv(fd, "exit", text, NULL);
-    }
-    return false;
-}
-
-/* A request about one job: wait, kill, output. Returns whether the
- * connection stays. */
-static bool job_request(daemon_t *d, int fd, wire_msg_t *msg)
-{
-    unsigned long id, sig = SIGTERM;
-    const char *verb = msg->words[0], *why;
-    if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id)) {
-        reply_error(fd, "malformed %s request", verb);
-        return false;
-    }
-    int status = daemon_jobs_status(d->jobs, (unsigned)id);
-    if (-2 == status) {
-        reply_error(fd, "no job %lu", id);
-        return false;
-    }
-    if (0 == strcmp(verb, "wait")) {
-        if (status >= 0) {
-            char text[16];
-            snprintf(text, sizeof(text), "%d", status);
-            daemon_wire_sendv(fd, "exit", text, NULL);
-            return false;
-        }
-        keep(d, fd, CONN_WAIT, (unsigned)id);
-        return true;
-    }
-    if (0 == strcmp(verb, "kill")) {
-        if (3 != msg->nwords || !parse_uint(msg->words[2], NSIG - 1, &sig) || 0 == sig) {
-            reply_error(fd, "malformed kill request");
-        } else if (0 != daemon_jobs_signal(d->jobs, (unsigned)id, (int)sig, &why)) {
-            reply_error(fd, "cannot signal job %lu: %s", id, why);
-        } else {
-            note(d, "job %lu: sent signal %lu", id, sig);
-            daemon_wire_sendv(fd, "ok", NULL);
-        }
-        return false;
-    }
-    /* output */
-    if (!daemon_jobs_has_output(d->jobs, (unsigned)id)) {
-        reply_error(fd, "job %lu ran with drover run --daemon: its output went to that command",
-                    id);
-        return false;
-    }
-    char out[PATH_MAX], err[PATH_MAX], sub[64];
-    snprintf(sub, sizeof(sub), DAEMON_JOBS "/%lu/stdout", id);
-    daemon_dir_join(out, sizeof(out), d->dir, sub);
-    snprintf(sub, sizeof(sub), DAEMON_JOBS "/%lu/stderr", id);
-    daemon_dir_join(err, sizeof(err), d->dir, sub);
-    daemon_wire_sendv(fd, "ok", out, err, NULL);
+    /* It could not even start. */
+    snprintf(text, sizeof(text), "%d", daemon_jobs_status(d->jobs, id));
+    daemon_wire_sendv(fd, "exit", text, NULL);
     return false;
 }
 
@@ -419,20 +370,8 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
         keep(d, fd, CONN_STOP, 0);
         kept = true;
         begin_stop(d, "drover daemon stop");
-    } else if (0 == strcmp(verb, "submit") || 0 == strcmp(verb, "run")) {
-        kept = launch_request(d, fd, msg, 0 == strcmp(verb, "run"));
-    } else if (0 == strcmp(verb, "ps")) {
-        bool json = msg->nwords > 1 && 0 == strcmp(msg->words[1], "json");
-        char *table = daemon_jobs_table(d->jobs, json);
-        if (NULL == table) {
-            reply_error(fd, "out of memory");
-        } else {
-            daemon_wire_sendv(fd, "ok", table, NULL);
-        }
-        free(table);
-    } else if (0 == strcmp(verb, "wait") || 0 == strcmp(verb, "kill") ||
-               0 == strcmp(verb, "output")) {
-        kept = job_request(d, fd, msg);
+    } else if (0 == strcmp(verb, "run")) {
+        kept = run_request(d, fd, msg);
     } else {
         reply_error(fd, "unknown request '%s'", verb);
     }

@@ -4,18 +4,23 @@
  * The daemon is one process per user per node that runs jobs for the
  * drover commands: each job is a `drover run` child of the daemon (the
  * same code as a standalone run, with its own PMIx server), its output
- * kept in the state directory. The commands talk to it over a Unix socket
- * in that directory. One file per concern:
+ * kept in the state directory. The commands are PMIx tools of the PMIx
+ * server it hosts, but for `daemon stop|status` and `run --daemon`, which
+ * use the daemon's own socket. One file per concern:
  *
  *   daemon.c         `drover daemon start|stop|status` and the daemon's loop
  *   daemon_dir.c     the per-user state directory, made and checked safely
- *   daemon_wire.c    requests and replies: lists of strings, with fds
- *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
- *   daemon_client.c  submit, ps, wait, kill, output and `run --daemon`
+ *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
+ *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, output, `ps` rows
+ *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
+ *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
+ *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *
  * Files in the state directory: daemon.sock, daemon.pid, daemon.lock
  * (held with flock by the live daemon: a free lock means the other files
- * are stale), daemon.log, and jobs/<id>/stdout and stderr.
+ * are stale), daemon.log, pmix.sys.<host> (the PMIx rendezvous),
+ * drover-server.XXXXXX (the PMIx server's socket), and jobs/<id>/stdout and
+ * stderr.
  */
 #ifndef DROVER_LAUNCHER_DAEMON_H
 #define DROVER_LAUNCHER_DAEMON_H

@@ -442,7 +442,7 @@ static void handle_query(call_t *c)
         }
     }
     pmix_status_t rc = 0 == res->n        ? PMIX_ERR_NOT_FOUND
-                       : res->n < asked   ? PMIX_QUERY_PARTIAL_SUCCESS
+                       : res->n < asked   ? PMIX_ERR_PARTIAL_SUCCESS
                                           : PMIX_SUCCESS;
     if (0 == res->n) {
         release_results(res);
