@@ -111,20 +111,6 @@ static void on_wake(evutil_socket_t fd, short what, void *arg)
     eventq_run(&dp.posts);
 }
 
-/* A deep copy of n items of type, NULL for none or on failure. */
-static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
-{
-    pmix_data_array_t borrowed = {.type = type, .size = n, .array = (void *)src};
-    pmix_data_array_t *copy = NULL;
-    if (0 == n || NULL == src ||
-        PMIX_SUCCESS != PMIx_Data_copy((void **)&copy, &borrowed, PMIX_DATA_ARRAY)) {
-        return NULL;
-    }
-    void *items = copy->array;
-    free(copy);
-    return items;
-}
-
 static call_t *call_new(void (*handle)(call_t *c), const pmix_proc_t *requestor,
                         const pmix_info_t *info, size_t ninfo, void *cbdata)
 {
@@ -137,11 +123,24 @@ static call_t *call_new(void (*handle)(call_t *c), const pmix_proc_t *requestor,
     if (NULL != requestor) {
         c->requestor = *requestor;
     }
-    if (ninfo > 0 && NULL == (c->info = copy_array(info, ninfo, PMIX_INFO))) {
+    if (ninfo > 0 && NULL == (c->info = host_copy_array(info, ninfo, PMIX_INFO))) {
         free(c);
         return NULL;
     }
     c->ninfo = ninfo;
+    return c;
+}
+
+/* c with a copy of n items of type at src in *slot (*count = n), or
+ * NULL (c freed) when the copy fails. */
+static call_t *with_copy(call_t *c, void **slot, size_t *count, const void *src, size_t n,
+                         pmix_data_type_t type)
+{
+    *count = n;
+    if (NULL == (*slot = host_copy_array(src, n, type))) {
+        call_free(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -272,15 +271,11 @@ static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
         }
     }
     call_t *c = call_new(handle_spawn, proc, job_info, ninfo, cbdata);
-    if (NULL != c) {
-        c->spawn_cb = cbfunc;
-        c->napps = napps;
-        if (NULL == (c->apps = copy_array(apps, napps, PMIX_APP))) {
-            call_free(c);
-            c = NULL;
-        }
+    if (NULL == c) {
+        return PMIX_ERR_NOMEM;
     }
-    return post(c);
+    c->spawn_cb = cbfunc;
+    return post(with_copy(c, (void **)&c->apps, &c->napps, apps, napps, PMIX_APP));
 }
 
 /* ---- queries --------------------------------------------------------------- */
@@ -459,15 +454,11 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
         return PMIX_ERR_BAD_PARAM;
     }
     call_t *c = call_new(handle_query, proct, NULL, 0, cbdata);
-    if (NULL != c) {
-        c->info_cb = cbfunc;
-        c->nqueries = nqueries;
-        if (NULL == (c->queries = copy_array(queries, nqueries, PMIX_QUERY))) {
-            call_free(c);
-            c = NULL;
-        }
+    if (NULL == c) {
+        return PMIX_ERR_NOMEM;
     }
-    return post(c);
+    c->info_cb = cbfunc;
+    return post(with_copy(c, (void **)&c->queries, &c->nqueries, queries, nqueries, PMIX_QUERY));
 }
 
 /* ---- job control -------------------------------------------------------------- */

@@ -78,9 +78,7 @@ static struct event *wake_event;
 
 /* ---- copies of borrowed arguments ------------------------------------- */
 
-/* A deep copy of n items of type through the datatype registry; NULL when
- * there are none or on failure. */
-static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
+void *host_copy_array(const void *src, size_t n, pmix_data_type_t type)
 {
     pmix_data_array_t borrowed = {.type = type, .size = n, .array = (void *)src};
     pmix_data_array_t *copy = NULL;
@@ -97,7 +95,7 @@ static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
 
 static pmix_info_t *copy_info(const pmix_info_t *src, size_t n)
 {
-    return copy_array(src, n, PMIX_INFO);
+    return host_copy_array(src, n, PMIX_INFO);
 }
 
 /* NULL stays NULL; anything else is copied, NULL on failure. */
@@ -463,7 +461,7 @@ static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
         return PMIX_ERR_NOMEM;
     }
     r->spawn_cb = cbfunc;
-    if (NULL == (r->apps = copy_array(apps, napps, PMIX_APP))) {
+    if (NULL == (r->apps = host_copy_array(apps, napps, PMIX_APP))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }
@@ -487,7 +485,7 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
         return PMIX_ERR_NOMEM;
     }
     r->info_cb = cbfunc;
-    if (NULL == (r->queries = copy_array(queries, nqueries, PMIX_QUERY))) {
+    if (NULL == (r->queries = host_copy_array(queries, nqueries, PMIX_QUERY))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }

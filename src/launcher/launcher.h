@@ -464,6 +464,11 @@ void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, i
 pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t *source,
                          pmix_data_range_t range, pmix_info_t *info, size_t ninfo);
 
+/* A deep copy of n items of type through the datatype registry (for a
+ * module function's borrowed arguments); NULL when there are none or on
+ * failure. The caller frees it with that type's free macro. */
+void *host_copy_array(const void *src, size_t n, pmix_data_type_t type);
+
 /* ---- control.c -------------------------------------------------------- */
 
 /* Apply fn to every running process procs names (wildcard ranks
