@@ -577,15 +577,13 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
             return -1;
         }
     }
-    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .spawned = tool_spawned, .arg = d};
-    if (0 != daemon_pmix_start(&host, d->base, d->dirfd, d->nspace)) {
-        return -1;
-    }
+    /* The pid file first: whoever sees the socket may look for it. */
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
         return -1;
     }
-    return 0;
+    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .spawned = tool_spawned, .arg = d};
+    return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);
 }
 
 static void tear_down(daemon_t *d)

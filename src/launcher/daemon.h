@@ -48,7 +48,11 @@ struct event_base;
  * reports its ranks (daemon_jobs.c). */
 #define DAEMON_REPORT_ENV "DROVER_DAEMON_REPORT"
 
-/* Room for a job's namespace, "<daemon's namespace>.<id>". */
+/* Set in a job's environment by the daemon: the prefix its run names its
+ * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
+#define DAEMON_PREFIX_ENV "DROVER_DAEMON_PREFIX"
+
+/* Room for a job's namespace, "<daemon's namespace>.<id>-0". */
 #define DAEMON_NSPACE_MAX 256
 
 /* ---- daemon_dir.c ----------------------------------------------------- */
@@ -113,7 +117,7 @@ typedef void (*daemon_job_output_fn)(void *arg, unsigned id, int fd, const char 
 
 /* The job table of a daemon whose state directory is dirfd, running at
  * most max_running jobs at a time with the drover executable exe, its
- * jobs' namespaces "<prefix>.<id>", their pipes watched in base. Caller
+ * jobs' namespaces "<prefix>.<id>-0", their pipes watched in base. Caller
  * frees with daemon_jobs_destroy. NULL when memory runs out. */
 daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
                                   const char *prefix, unsigned max_running,
@@ -208,6 +212,10 @@ int daemon_connect(const char *who);
 /* Whether this `drover run` goes through the daemon: --daemon or
  * DROVER_DAEMON=1, unless it is itself a daemon's job. */
 bool daemon_client_wanted(bool option);
+
+/* In a daemon's job: the prefix the daemon gave its run (see
+ * daemon_jobs.c), else NULL. Borrowed. */
+const char *daemon_client_prefix(void);
 
 /* In a daemon's job: tell the daemon the pid of each rank of the first
  * job, once they have started. */

@@ -97,19 +97,39 @@ static char **launch_words(const char *who, const char *verb, int argc, char **a
     return words;
 }
 
-/* A daemon's job: where its run reports its ranks (-1: not one). */
+/* A daemon's job: where its run reports its ranks (-1: not one), and
+ * the prefix of its namespaces. */
 static int report_fd = -1;
+static char prefix[DAEMON_NSPACE_MAX];
+
+/* A prefix the daemon makes: drover-daemon.<pid>.<id>- */
+static bool prefix_ok(const char *s)
+{
+    size_t len = strlen(s);
+    return len < sizeof(prefix) && 0 == strncmp(s, "drover-daemon.", 14) && '-' == s[len - 1] &&
+           strspn(s + 14, "0123456789.-") == len - 14;
+}
+
+const char *daemon_client_prefix(void)
+{
+    return '\0' != prefix[0] ? prefix : NULL;
+}
 
 bool daemon_client_wanted(bool option)
 {
     if (NULL != getenv(DAEMON_JOB_ENV)) {
         /* This run is the daemon's job; its ranks must not see that. */
         const char *fd = getenv(DAEMON_REPORT_ENV);
+        const char *given = getenv(DAEMON_PREFIX_ENV);
         if (NULL != fd && 0 == strcmp(fd, "3") && fcntl(3, F_SETFD, FD_CLOEXEC) == 0) {
             report_fd = 3;
         }
+        if (NULL != given && prefix_ok(given)) {
+            strcpy(prefix, given);
+        }
         unsetenv(DAEMON_JOB_ENV);
         unsetenv(DAEMON_REPORT_ENV);
+        unsetenv(DAEMON_PREFIX_ENV);
         return false;
     }
     const char *env = getenv("DROVER_DAEMON");

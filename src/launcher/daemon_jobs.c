@@ -17,7 +17,10 @@
  *    O_NOFOLLOW) and handed to the output callback (the PMIx server
  *    forwards it to the tools that asked). Its stdin is /dev/null. A
  *    `run --daemon` job runs on the fds its command handed over.
- *  - Each job's namespace, for tools, is "<prefix>.<id>".
+ *  - Job id's namespace is "<prefix>.<id>-0": its run takes "<prefix>.
+ *    <id>-" (DAEMON_PREFIX_ENV) where a standalone run takes "drover-<pid>-"
+ *    to name its session's jobs and shared-memory segments, so the ranks'
+ *    own namespace is the one tools know the job by.
  *  - The run reports its ranks' pids on fd 3 (DAEMON_REPORT_ENV), one
  *    line "<rank> <pid> <program>" each, once they have started: the
  *    process table of PMIx_Query_info.
@@ -386,7 +389,9 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     job->status = -1;
     char id[16];
     snprintf(id, sizeof(id), "%u", job->id);
-    snprintf(job->nspace, sizeof(job->nspace), "%s.%u", jobs->prefix, job->id);
+    char prefix[DAEMON_NSPACE_MAX - 1];
+    snprintf(prefix, sizeof(prefix), "%s.%u-", jobs->prefix, job->id);
+    snprintf(job->nspace, sizeof(job->nspace), "%s0", prefix);
     job->ranks = count_ranks(args, nargs);
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
@@ -396,10 +401,15 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         char **env_set = launch_setenv(job->env, DAEMON_JOB_ENV, id);
         char **with_report = NULL == env_set ? NULL
                                              : launch_setenv(env_set, DAEMON_REPORT_ENV, "3");
-        if (NULL == with_report) {
-            launch_free_env(NULL == env_set ? job->env : env_set);
+        char **with_prefix = NULL == with_report
+                                 ? NULL
+                                 : launch_setenv(with_report, DAEMON_PREFIX_ENV, prefix);
+        if (NULL == with_prefix) {
+            launch_free_env(NULL != with_report ? with_report
+                            : NULL != env_set   ? env_set
+                                                : job->env);
         }
-        job->env = with_report;
+        job->env = with_prefix;
     }
     if (NULL == job->command || NULL == job->cwd || NULL == job->args || NULL == job->env) {
         free_job(job);
@@ -598,7 +608,9 @@ unsigned daemon_jobs_find(const daemon_jobs_t *jobs, const char *nspace)
         return 0;
     }
     unsigned long id = strtoul(nspace + len + 1, &end, 10);
-    return '\0' == *end && NULL != find(jobs, (unsigned)id) && id <= UINT32_MAX ? (unsigned)id : 0;
+    return 0 == strcmp(end, "-0") && id <= UINT32_MAX && NULL != find(jobs, (unsigned)id)
+               ? (unsigned)id
+               : 0;
 }
 
 const char *daemon_jobs_nspace(const daemon_jobs_t *jobs, unsigned id)

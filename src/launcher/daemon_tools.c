@@ -6,7 +6,7 @@
  *  - Each command checks the state directory (daemon_dir_open), then
  *    connects with PMIx_tool_init and PMIX_CONNECT_TO_SYSTEM: the daemon
  *    is the user's system server (daemon_pmix.c). Job N is the namespace
- *    "<daemon's namespace>.N"; the daemon's namespace is the server's
+ *    "<daemon's namespace>.N-0"; the daemon's namespace is the server's
  *    identity PMIx_tool_get_servers reports.
  *  - submit checks the run options here, as `drover run` would, so that a
  *    mistake is one line before anything is queued, then spawns the job
@@ -77,7 +77,7 @@ static int tool_open(const char *who)
 static void job_nspace(pmix_nspace_t nspace, const char *id)
 {
     char text[PMIX_MAX_NSLEN + 32];
-    snprintf(text, sizeof(text), "%s.%s", daemon_ns, id);
+    snprintf(text, sizeof(text), "%s.%s-0", daemon_ns, id);
     PMIX_LOAD_NSPACE(nspace, text);
 }
 
@@ -164,9 +164,10 @@ static int submit_command(int argc, char **argv)
         app.env = NULL;
         PMIX_APP_DESTRUCT(&app);
         PMIX_INFO_DESTRUCT(&info);
+        /* <daemon's namespace>.<id>-0 */
         const char *id = PMIX_SUCCESS == prc ? strrchr(nspace, '.') : NULL;
         if (NULL != id) {
-            printf("%s\n", id + 1);
+            printf("%.*s\n", (int)strcspn(id + 1, "-"), id + 1);
             rc = 0;
         } else {
             fprintf(stderr, "drover submit: the daemon did not queue the job: %s\n",

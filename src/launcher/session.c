@@ -51,6 +51,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "launcher.h"
 #include "procstat.h"
 #include "rmtree.h"
@@ -337,7 +338,10 @@ int session_create(launcher_session_t *s, double grace)
         goto fail;
     }
     snprintf(s->label, sizeof(s->label), LABEL_NAME "=%d.%016" PRIx64, (int)getpid(), random);
-    if (asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
+    /* A daemon's job is named by the daemon (daemon_jobs.c). */
+    const char *given = daemon_client_prefix();
+    if (NULL != given ? NULL == (s->shm_prefix = strdup(given))
+                      : asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
         s->shm_prefix = NULL;
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         goto fail;

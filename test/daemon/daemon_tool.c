@@ -253,6 +253,25 @@ static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
     return false;
 }
 
+/* Whether process pid was started with PMIX_NAMESPACE=nspace. */
+static bool in_namespace(pid_t pid, const char *nspace)
+{
+    char path[64], env[65536], want[PMIX_MAX_NSLEN + 32];
+    snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+    snprintf(want, sizeof(want), "PMIX_NAMESPACE=%s", nspace);
+    FILE *f = fopen(path, "r");
+    size_t n = NULL == f ? 0 : fread(env, 1, sizeof(env) - 1, f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    for (size_t at = 0; at < n; at += strlen(env + at) + 1) {
+        if (0 == strcmp(env + at, want)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static int control(void)
 {
     pmix_nspace_t nspace;
@@ -274,6 +293,8 @@ static int control(void)
               0 == kill(pids[1], 0),
           "PMIX_QUERY_PROC_TABLE: both ranks, with the pids of live processes");
     check(proc_table(PMIX_QUERY_LOCAL_PROC_TABLE, nspace, pids), "... the local one too");
+    check(in_namespace(pids[0], nspace) && in_namespace(pids[1], nspace),
+          "... and the ranks' own namespace is the job's");
     rc = query(PMIX_QUERY_JOB_STATUS, nspace, &res, &n);
     check(PMIX_SUCCESS == rc && 1 == n && PMIX_JOB_STATE == res[0].value.type &&
               PMIX_JOB_STATE_RUNNING == res[0].value.data.state,

@@ -39,7 +39,7 @@ tool spawn hello-from-the-job
 check "a job spawned with PMIX_FWD_STDOUT writes on the tool's stdout" \
   grep -qx "hello-from-the-job" "$work/tout"
 check "... and its PMIX_EVENT_JOB_END has PMIX_JOB_TERM_STATUS non-zero termination, exit 3" \
-  grep -qx "ended $ns.1 term non-zero exit 3" "$work/tout"
+  grep -qx "ended $ns.1-0 term non-zero exit 3" "$work/tout"
 [ "$trc" -eq 0 ] || cat "$work/tout" "$work/terr"
 tool pull pulled-by-the-tool
 check "PMIx_IOF_pull of a spawned job's stdout" grep -qx "pulled pulled-by-the-tool" "$work/tout"
