@@ -222,6 +222,7 @@ static void begin_stop(daemon_t *d, const char *why)
         return;
     }
     d->stopping = true;
+    daemon_pmix_refuse_spawns();
     note(d, "stopping (%s): ending %u jobs", why, daemon_jobs_active(d->jobs));
     if (0 == daemon_jobs_end_all(d->jobs, SIGTERM)) {
         finish(d);

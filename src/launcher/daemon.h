@@ -191,6 +191,9 @@ typedef struct daemon_pmix_host {
 int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, int dirfd,
                       const char *nspace);
 
+/* The daemon is stopping: tools' spawns are refused (PMIX_ERR_NOT_AVAILABLE). */
+void daemon_pmix_refuse_spawns(void);
+
 /* Remove the rendezvous and stop the server (safe when not started). */
 void daemon_pmix_stop(int dirfd);
 

@@ -61,6 +61,7 @@ static struct {
     eventq_t posts;
     struct event *wake;
     bool up;
+    bool stopping;               /* spawns are refused */
     char rendezvous[300];        /* the file's name in the state directory */
     pmix_proc_t me;
 } dp = {.posts = EVENTQ_INITIALIZER};
@@ -238,9 +239,10 @@ static void handle_spawn(call_t *c)
     const char *why = "out of memory";
     unsigned id = 0;
 
-    if (1 != c->napps) {
-        /* A run has one app. */
-        c->spawn_cb(PMIX_ERR_NOT_SUPPORTED, NULL, c->cbdata);
+    if (1 != c->napps || dp.stopping) {
+        /* A run has one app; a stopping daemon starts nothing more. */
+        c->spawn_cb(dp.stopping ? PMIX_ERR_NOT_AVAILABLE : PMIX_ERR_NOT_SUPPORTED, NULL,
+                    c->cbdata);
         return;
     }
     if (NULL == given && NULL == (args = app_args(app, NULL != wd ? cwd : NULL, &nargs))) {
@@ -683,6 +685,11 @@ int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, i
     }
     PMIX_VALUE_RELEASE(uri);
     return 0;
+}
+
+void daemon_pmix_refuse_spawns(void)
+{
+    dp.stopping = true;
 }
 
 void daemon_pmix_stop(int dirfd)

@@ -171,7 +171,7 @@ static int submit_command(int argc, char **argv)
             rc = 0;
         } else {
             fprintf(stderr, "drover submit: the daemon did not queue the job: %s\n",
-                    PMIx_Error_string(prc));
+                    PMIX_ERR_NOT_AVAILABLE == prc ? "it is stopping" : PMIx_Error_string(prc));
         }
         PMIx_tool_finalize();
     }
