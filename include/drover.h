@@ -138,6 +138,13 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * client before its pid is known waits for it. */
 #define DROVER_SERVER_CLIENT_PIDS "drover.srv.client_pids"
 
+/* PMIx_server_init attribute (int, a file descriptor open for writing):
+ * the server writes there one line per connection it refuses because
+ * its peer runs as another user ("refused a PMIx connection from uid U
+ * (pid P): not the server's user"). The descriptor stays the host's; it
+ * must stay open until PMIx_server_finalize. */
+#define DROVER_SERVER_REFUSAL_LOG "drover.srv.refusal_log"
+
 /* The client proc, registered with PMIx_server_register_client, is the
  * process pid: call it once the process exists (after fork). Returns
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */

@@ -583,7 +583,8 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
         return -1;
     }
-    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .spawned = tool_spawned, .arg = d};
+    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .logfd = d->logfd,
+                               .spawned = tool_spawned, .arg = d};
     return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);
 }
 

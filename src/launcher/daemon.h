@@ -180,6 +180,7 @@ char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json);
 typedef struct daemon_pmix_host {
     daemon_jobs_t *jobs;
     const char *dir;             /* the state directory */
+    int logfd;                   /* daemon.log, for the server's refusals */
     /* A tool's spawn made job id (0: refused, why says why). */
     void (*spawned)(void *arg, unsigned id, const char *why);
     void *arg;

@@ -648,7 +648,7 @@ static int write_rendezvous(int dirfd, const char *uri)
 int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, int dirfd,
                       const char *nspace)
 {
-    pmix_info_t info[3];
+    pmix_info_t info[4];
     pmix_rank_t rank = 0;
 
     dp.host = *host;
@@ -662,8 +662,9 @@ int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, i
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, host->dir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SERVER_NSPACE, nspace, PMIX_STRING);
     PMIX_INFO_LOAD(&info[2], PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
-    pmix_status_t rc = PMIx_server_init(&module, info, 3);
-    for (size_t i = 0; i < 3; i++) {
+    PMIX_INFO_LOAD(&info[3], DROVER_SERVER_REFUSAL_LOG, &host->logfd, PMIX_INT);
+    pmix_status_t rc = PMIx_server_init(&module, info, 4);
+    for (size_t i = 0; i < 4; i++) {
         PMIX_INFO_DESTRUCT(&info[i]);
     }
     if (PMIX_SUCCESS != rc) {

@@ -147,6 +147,7 @@ typedef struct server_state {
     hashmap_t nspaces;           /* name -> server_nspace_t * */
     store_t data;                /* registrations and committed data */
     bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
+    int refusal_log;             /* DROVER_SERVER_REFUSAL_LOG, or -1 */
 } server_state_t;
 
 /* The one server of the process. Touched in the progress thread only

@@ -81,6 +81,8 @@ if [ "$(id -u)" -eq 0 ]; then
     test "$trc" -eq 1
   tool connect uri "$(head -1 "$usys")"
   check "its server refuses a tool of another uid (root) given its URI" test "$trc" -eq 1
+  check "... and the refusal is logged with the reason" \
+    grep -q "refused a PMIx connection from uid 0 .*not the server's user" "$udir/drover/daemon.log"
   as_user "$udir/bin/drover" daemon status >/dev/null
   check "... and goes on serving its user" test "$?" -eq 0
 fi
