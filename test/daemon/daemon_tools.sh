@@ -14,8 +14,20 @@ tool() {
   tout=$(cat "$work/tout")
 }
 
+# The tool as a rank of a standalone run: its environment names the run's
+# server.
+in_run() {
+  timeout -s KILL 60 env LD_LIBRARY_PATH="$DROVER_LIBDIR" "$DROVER" run -n 1 "$DAEMON_TOOL" "$@" \
+    >"$work/tout" 2>"$work/terr"
+  trc=$?
+  tout=$(cat "$work/tout")
+}
+
 tool connect system
 check "without a daemon, PMIX_CONNECT_TO_SYSTEM finds no server" test "$trc" -eq 1
+in_run connect first
+check "... PMIX_CONNECT_SYSTEM_FIRST falls back to the server the environment names" \
+  test "$trc" -eq 0 -a "${tout#server drover-server.}" != "$tout"
 dr daemon start
 check "the daemon starts" test "$rc" -eq 0
 dpid=$(daemon_pid)
@@ -26,8 +38,9 @@ check "it writes the system rendezvous pmix.sys.<host> in the state directory (U
   -a "$(stat -c %a "$sysfile" 2>/dev/null)" = 600
 tool connect system
 check "PMIX_CONNECT_TO_SYSTEM reaches the daemon" test "$trc" -eq 0 -a "$tout" = "server $ns"
-tool connect first
-check "PMIX_CONNECT_SYSTEM_FIRST too" test "$trc" -eq 0 -a "$tout" = "server $ns"
+in_run connect first
+check "PMIX_CONNECT_SYSTEM_FIRST too, before the server the environment names" \
+  test "$trc" -eq 0 -a "$tout" = "server $ns"
 tool connect pid "$dpid"
 check "PMIX_SERVER_PIDINFO of the daemon's pid too" test "$trc" -eq 0 -a "$tout" = "server $ns"
 tool connect uri "$(head -1 "$sysfile")"
