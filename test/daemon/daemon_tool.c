@@ -7,6 +7,10 @@
  *       PMIx_tool_init with PMIX_CONNECT_TO_SYSTEM, _SYSTEM_FIRST,
  *       PMIX_SERVER_PIDINFO, PMIX_SERVER_URI or PMIX_TOOL_ATTACHMENT_FILE;
  *       prints "server NSPACE" (exit 0) or the failure (exit 1).
+ *   daemon_tool attach
+ *       PMIx_tool_init alone (PMIX_TOOL_DO_NOT_CONNECT), then
+ *       PMIx_tool_attach_to_server with PMIX_CONNECT_TO_SYSTEM, a query
+ *       through it, and PMIx_tool_disconnect: prints "attached NSPACE".
  *   daemon_tool spawn TEXT
  *       spawns `sh -c 'echo TEXT; exit 3'` with PMIX_FWD_STDOUT (the output
  *       arrives on this tool's stdout) and waits for its PMIX_EVENT_JOB_END:
@@ -135,6 +139,38 @@ static int connect_by(int argc, char **argv)
     }
     PMIx_tool_finalize();
     return 0;
+}
+
+static int attach(void)
+{
+    pmix_info_t info;
+    pmix_proc_t me, server;
+    bool yes = true;
+
+    PMIX_INFO_LOAD(&info, PMIX_TOOL_DO_NOT_CONNECT, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    check(PMIX_SUCCESS == rc, "PMIx_tool_init without a server");
+    PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    rc = PMIx_tool_attach_to_server(&me, &server, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    check(PMIX_SUCCESS == rc, "PMIx_tool_attach_to_server with PMIX_CONNECT_TO_SYSTEM");
+    if (PMIX_SUCCESS == rc) {
+        pmix_query_t q;
+        pmix_info_t *res = NULL;
+        size_t n = 0;
+        char *keys[] = {PMIX_QUERY_NAMESPACES, NULL};
+        PMIX_QUERY_CONSTRUCT(&q);
+        q.keys = keys;
+        check(PMIX_SUCCESS == PMIx_Query_info(&q, 1, &res, &n), "... a query goes to it");
+        if (NULL != res) {
+            PMIX_INFO_FREE(res, n);
+        }
+        printf("attached %s\n", server.nspace);
+        check(PMIX_SUCCESS == PMIx_tool_disconnect(&server), "PMIx_tool_disconnect from it");
+    }
+    PMIx_tool_finalize();
+    return failures > 0;
 }
 
 static pmix_status_t spawn(const char *cmd, int nprocs, char **argv, bool forward,
@@ -351,9 +387,12 @@ int main(int argc, char **argv)
     if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
         return run_job(argv[2], false);
     }
+    if (argc > 1 && 0 == strcmp(argv[1], "attach")) {
+        return attach();
+    }
     if (argc > 1 && 0 == strcmp(argv[1], "control")) {
         return control();
     }
-    fprintf(stderr, "usage: daemon_tool connect|spawn|pull|control ...\n");
+    fprintf(stderr, "usage: daemon_tool connect|attach|spawn|pull|control ...\n");
     return 2;
 }

@@ -48,6 +48,11 @@ check "PMIX_SERVER_URI too" test "$trc" -eq 0 -a "$tout" = "server $ns"
 tool connect file "$sysfile"
 check "PMIX_TOOL_ATTACHMENT_FILE too" test "$trc" -eq 0 -a "$tout" = "server $ns"
 
+tool attach
+check "PMIx_tool_attach_to_server with PMIX_CONNECT_TO_SYSTEM, a query, PMIx_tool_disconnect" \
+  test "$trc" -eq 0 -a -n "$(grep -x "attached $ns" "$work/tout")"
+[ "$trc" -eq 0 ] || cat "$work/tout" "$work/terr"
+
 tool spawn hello-from-the-job
 check "a job spawned with PMIX_FWD_STDOUT writes on the tool's stdout" \
   grep -qx "hello-from-the-job" "$work/tout"
