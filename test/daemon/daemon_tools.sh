@@ -74,6 +74,9 @@ jobs = json.loads(sys.argv[1])
 assert [j["state"] for j in jobs] == ["failed", "failed", "killed"], jobs
 assert jobs[2]["exit_status"] == 137' "$out"
 
+check "the daemon logged no sanitizer report" \
+  test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"
+
 if [ "$(id -u)" -eq 0 ]; then
   # Another user's daemon: this user's tools may neither read its
   # rendezvous nor be served by it.
