@@ -19,6 +19,7 @@
  *   event.c     event handlers, PMIx_Notify_event
  *   tool.c      PMIx_tool_*: a tool's life and its servers
  *   group.c     PMIx_Group_*
+ *   debug.c     PMIX_DEBUG_STOP_IN_INIT: waiting for a debugger
  *   iof.c       PMIx_IOF_pull, _deregister, _push
  *   topology.c  topology, cpusets, locality, device distances
  *   ...         one file per further family (abort.c, query.c,
@@ -259,5 +260,9 @@ void iof_forget_all(void);
  * nothing to do). PMIX_ERR_TYPE_MISMATCH, with the reasons on stderr,
  * when they conflict with this process's own declarations. */
 pmix_status_t client_job_types(const pmix_proc_t *me);
+
+/* Wait for a debugger's release if the job says to stop this rank in
+ * PMIx_Init (PMIX_DEBUG_STOP_IN_INIT; debug.c). */
+pmix_status_t client_stop_in_init(const pmix_proc_t *me);
 
 #endif /* DROVER_CLIENT_H */

@@ -32,6 +32,8 @@
 #include <time.h>
 
 struct event_base;
+struct launcher;
+struct launcher_job;
 
 #define DAEMON_NAME "drover daemon"
 #define DAEMON_SOCKET "daemon.sock"
@@ -47,6 +49,12 @@ struct event_base;
 /* Set in a job's environment by the daemon: the fd on which the run
  * reports its ranks (daemon_jobs.c). */
 #define DAEMON_REPORT_ENV "DROVER_DAEMON_REPORT"
+
+/* Set in a job's environment by the daemon: the fd on which the daemon
+ * passes a debugger's release ("release\n") to the run, and, for a job a
+ * tool spawned with PMIX_DEBUG_STOP_IN_INIT, that its ranks stop. */
+#define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
+#define DAEMON_STOP_ENV "DROVER_DAEMON_STOP_IN_INIT"
 
 /* Set in a job's environment by the daemon: the prefix its run names its
  * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
@@ -139,6 +147,10 @@ void daemon_jobs_reap(daemon_jobs_t *jobs);
  * its ranks). 0, or -1 with *why set. */
 int daemon_jobs_signal(daemon_jobs_t *jobs, unsigned id, int sig, const char **why);
 
+/* Pass a debugger's release to job id's run. 0, or -1 (no such job, or
+ * it is not running). */
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id);
+
 /* The job's exit status if it has ended (>= 0), -1 if it is queued or
  * running, -2 if there is no such job. */
 int daemon_jobs_status(const daemon_jobs_t *jobs, unsigned id);
@@ -221,9 +233,17 @@ bool daemon_client_wanted(bool option);
  * daemon_jobs.c), else NULL. Borrowed. */
 const char *daemon_client_prefix(void);
 
+/* In a daemon's job: whether its ranks are to stop in PMIx_Init. */
+bool daemon_client_stops(void);
+
+/* In a daemon's job: watch the daemon's control fd in run's loop, which
+ * releases job's stopped ranks (debug_release). daemon_client_unwatch
+ * stops that. */
+void daemon_client_watch(struct launcher *run, struct launcher_job *job);
+void daemon_client_unwatch(void);
+
 /* In a daemon's job: tell the daemon the pid of each rank of the first
  * job, once they have started. */
-struct launcher_job;
 void daemon_client_report(const struct launcher_job *job);
 
 /* `drover run` through the daemon: argv as given to `drover run`

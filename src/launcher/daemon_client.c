@@ -29,6 +29,8 @@
 #include <sys/signalfd.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "command.h"
 #include "daemon.h"
 #include "launcher.h"
@@ -100,6 +102,9 @@ static char **launch_words(const char *who, const char *verb, int argc, char **a
 /* A daemon's job: where its run reports its ranks (-1: not one), and
  * the prefix of its namespaces. */
 static int report_fd = -1;
+static int control_fd = -1;
+static bool stops;
+static struct event *control_ev;
 static char prefix[DAEMON_NSPACE_MAX];
 
 /* A prefix the daemon makes: drover-daemon.<pid>.<id>- */
@@ -124,16 +129,65 @@ bool daemon_client_wanted(bool option)
         if (NULL != fd && 0 == strcmp(fd, "3") && fcntl(3, F_SETFD, FD_CLOEXEC) == 0) {
             report_fd = 3;
         }
+        const char *control = getenv(DAEMON_CONTROL_ENV);
         if (NULL != given && prefix_ok(given)) {
             strcpy(prefix, given);
         }
+        if (NULL != control && 0 == strcmp(control, "4") && fcntl(4, F_SETFD, FD_CLOEXEC) == 0) {
+            control_fd = 4;
+        }
+        stops = NULL != getenv(DAEMON_STOP_ENV);
         unsetenv(DAEMON_JOB_ENV);
         unsetenv(DAEMON_REPORT_ENV);
         unsetenv(DAEMON_PREFIX_ENV);
+        unsetenv(DAEMON_CONTROL_ENV);
+        unsetenv(DAEMON_STOP_ENV);
         return false;
     }
     const char *env = getenv("DROVER_DAEMON");
     return option || (NULL != env && 0 == strcmp(env, "1"));
+}
+
+bool daemon_client_stops(void)
+{
+    return stops;
+}
+
+/* What the daemon says on the control fd: "release" lines. */
+static void on_control(evutil_socket_t fd, short what, void *arg)
+{
+    launcher_job_t *job = arg;
+    char buf[256];
+    ssize_t n = read((int)fd, buf, sizeof(buf));
+    if (n > 0 && NULL != memmem(buf, (size_t)n, "release\n", 8)) {
+        debug_release(job->run, job);
+    }
+    if (0 == n || (n < 0 && EINTR != errno && EAGAIN != errno)) {
+        daemon_client_unwatch();
+    }
+}
+
+void daemon_client_watch(launcher_t *run, launcher_job_t *job)
+{
+    if (control_fd < 0) {
+        return;
+    }
+    control_ev = event_new(run->base, control_fd, EV_READ | EV_PERSIST, on_control, job);
+    if (NULL == control_ev || 0 != event_add(control_ev, NULL)) {
+        daemon_client_unwatch();
+    }
+}
+
+void daemon_client_unwatch(void)
+{
+    if (NULL != control_ev) {
+        event_free(control_ev);
+        control_ev = NULL;
+    }
+    if (control_fd >= 0) {
+        close(control_fd);
+        control_fd = -1;
+    }
 }
 
 void daemon_client_report(const launcher_job_t *job)

@@ -42,8 +42,10 @@
 #include "daemon.h"
 #include "launcher.h"
 
-/* The fd a job's run reports its ranks on. */
+/* The fds a job's run reports its ranks on and reads the daemon's word
+ * on (a debugger's release). */
 #define REPORT_FD 3
+#define CONTROL_FD 4
 #define REPORT_MAX 65536
 
 typedef struct djob {
@@ -72,6 +74,8 @@ typedef struct djob {
     char **env;
     int fds[3];
     int report_w;         /* until started: the report pipe's write end */
+    int control_r;        /* until started: the control pipe's read end */
+    int control_w;        /* its write end, until the job ends */
 } djob_t;
 
 struct daemon_jobs {
@@ -125,6 +129,7 @@ static void close_fds(djob_t *job)
         close_fd(&job->fds[i]);
     }
     close_fd(&job->report_w);
+    close_fd(&job->control_r);
 }
 
 static void stop_event(struct event **ev)
@@ -145,6 +150,7 @@ static void close_streams(djob_t *job)
     }
     stop_event(&job->report_ev);
     close_fd(&job->report_fd);
+    close_fd(&job->control_w);
     free(job->report);
     job->report = NULL;
 }
@@ -354,11 +360,18 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
     read_report(arg, false);
 }
 
-/* The pipe the run reports its ranks on (fd 3 in the run). 0 or -1. */
+/* The pipe the run reports its ranks on (fd 3 in the run), and the one
+ * it reads the daemon's word on (fd 4). 0 or -1. */
 static int report_pipe(daemon_jobs_t *jobs, djob_t *job)
 {
-    int p[2];
-    if (NULL == (job->report = malloc(REPORT_MAX)) || 0 != pipe2(p, O_CLOEXEC)) {
+    int p[2], c[2];
+    if (NULL == (job->report = malloc(REPORT_MAX)) || 0 != pipe2(c, O_CLOEXEC)) {
+        return -1;
+    }
+    job->control_r = c[0];
+    job->control_w = c[1];
+    fcntl(c[1], F_SETFL, O_NONBLOCK);
+    if (0 != pipe2(p, O_CLOEXEC)) {
         return -1;
     }
     job->report_fd = p[0];
@@ -383,7 +396,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     }
     job->fds[0] = job->fds[1] = job->fds[2] = -1;
     job->out_fd[0] = job->out_fd[1] = job->file_fd[0] = job->file_fd[1] = -1;
-    job->report_fd = job->report_w = -1;
+    job->report_fd = job->report_w = job->control_r = job->control_w = -1;
     job->jobs = jobs;
     job->id = jobs->njobs + 1;
     job->status = -1;
@@ -404,12 +417,16 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         char **with_prefix = NULL == with_report
                                  ? NULL
                                  : launch_setenv(with_report, DAEMON_PREFIX_ENV, prefix);
-        if (NULL == with_prefix) {
-            launch_free_env(NULL != with_report ? with_report
-                            : NULL != env_set   ? env_set
-                                                : job->env);
+        char **with_control = NULL == with_prefix
+                                  ? NULL
+                                  : launch_setenv(with_prefix, DAEMON_CONTROL_ENV, "4");
+        if (NULL == with_control) {
+            launch_free_env(NULL != with_prefix   ? with_prefix
+                            : NULL != with_report ? with_report
+                            : NULL != env_set     ? env_set
+                                                  : job->env);
         }
-        job->env = with_prefix;
+        job->env = with_control;
     }
     if (NULL == job->command || NULL == job->cwd || NULL == job->args || NULL == job->env) {
         free_job(job);
@@ -448,7 +465,11 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
             _exit(LAUNCHER_EXIT_FAILURE);
         }
     }
-    if (dup2(job->report_w, REPORT_FD) < 0) {
+    /* Out of the way first: either may be 3 or 4 already. */
+    int report = fcntl(job->report_w, F_DUPFD_CLOEXEC, 10);
+    int control = fcntl(job->control_r, F_DUPFD_CLOEXEC, 10);
+    if (report < 0 || control < 0 || dup2(report, REPORT_FD) < 0 ||
+        dup2(control, CONTROL_FD) < 0) {
         _exit(LAUNCHER_EXIT_FAILURE);
     }
     struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -482,6 +503,7 @@ static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
     }
     job->state = JOB_ENDED;
     job->status = status;
+    close_fd(&job->control_w);
     job->end = time(NULL);
     drop_launch_data(job);
     jobs->ended(jobs->arg, job->id, status);
@@ -591,6 +613,16 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
         }
     }
     return jobs->nrunning;
+}
+
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id)
+{
+    djob_t *job = find(jobs, id);
+    static const char word[] = "release\n";
+    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0) {
+        return -1;
+    }
+    return (ssize_t)sizeof(word) - 1 == write(job->control_w, word, sizeof(word) - 1) ? 0 : -1;
 }
 
 daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id)

@@ -249,7 +249,16 @@ static void handle_spawn(call_t *c)
         c->spawn_cb(PMIX_ERR_NOMEM, NULL, c->cbdata);
         return;
     }
-    if (NULL != (env = app_env(app, NULL != given))) {
+    if (NULL != (env = app_env(app, NULL != given)) &&
+        directive_flag(c->info, c->ninfo, PMIX_DEBUG_STOP_IN_INIT)) {
+        /* Its ranks wait in PMIx_Init for a debugger's release. */
+        char **stopped = launch_setenv(env, DAEMON_STOP_ENV, "1");
+        if (NULL == stopped) {
+            launch_free_env(env);
+        }
+        env = stopped;
+    }
+    if (NULL != env) {
         id = daemon_jobs_submit(dp.host.jobs, cwd, NULL != given ? given : args, nargs, env, NULL,
                                 &why);
         launch_free_env(env);
@@ -524,11 +533,57 @@ static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t
     return post(c);
 }
 
-/* Tools only: nothing reaches beyond this node. */
+/* The jobs an event is about: its custom range, else its affected
+ * process(es). */
+static const pmix_proc_t *event_targets(const pmix_info_t *info, size_t ninfo, size_t *n)
+{
+    static const char *const keys[] = {PMIX_EVENT_CUSTOM_RANGE, PMIX_EVENT_AFFECTED_PROCS,
+                                       PMIX_EVENT_AFFECTED_PROC};
+    for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+        const pmix_value_t *v = directive_find(info, ninfo, keys[k]);
+        if (NULL != v && PMIX_PROC == v->type && NULL != v->data.proc) {
+            *n = 1;
+            return v->data.proc;
+        }
+        if (NULL != v && PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
+            PMIX_PROC == v->data.darray->type) {
+            *n = v->data.darray->size;
+            return v->data.darray->array;
+        }
+    }
+    *n = 0;
+    return NULL;
+}
+
+static void handle_release(call_t *c)
+{
+    for (size_t i = 0; i < c->nprocs; i++) {
+        unsigned id = daemon_jobs_find(dp.host.jobs, c->procs[i].nspace);
+        if (0 != id) {
+            daemon_jobs_release(dp.host.jobs, id);
+        }
+    }
+}
+
+/* Tools' events: a debugger's release goes to the runs of the jobs it
+ * names (their ranks wait in PMIx_Init); nothing else reaches beyond the
+ * tools, which the library has served. */
 static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    size_t n;
+    const pmix_proc_t *targets = event_targets(info, ninfo, &n);
+    call_t *c = PMIX_DEBUGGER_RELEASE == code && n > 0
+                    ? call_new(handle_release, source, NULL, 0, NULL)
+                    : NULL;
+    if (NULL != c && NULL != (c->procs = malloc(n * sizeof(*targets)))) {
+        memcpy(c->procs, targets, n * sizeof(*targets));
+        c->nprocs = n;
+        post(c);
+    } else if (NULL != c) {
+        call_free(c);
+    }
     cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;
 }

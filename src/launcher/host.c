@@ -364,10 +364,24 @@ static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
     return PMIX_SUCCESS;
 }
 
+static void handle_ready(launcher_t *run, request_t *r)
+{
+    debug_ready(run, &r->proc);
+    reply(r, PMIX_SUCCESS);
+}
+
 static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
+    if (PMIX_READY_FOR_DEBUG == code) {
+        /* A rank waits for a debugger (debug.c). */
+        request_t *r = request_new(handle_ready, source, cbdata);
+        if (NULL != r) {
+            r->op_cb = cbfunc;
+        }
+        return enqueue(r);
+    }
     /* Every process of the run is this server's own client: the library
      * has delivered the event already. */
     cbfunc(PMIX_SUCCESS, cbdata);

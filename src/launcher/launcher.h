@@ -383,6 +383,8 @@ struct launcher_job {
     bool registered;                  /* register_nspace done */
     bool notify_completion;           /* tell the parent when it ends */
     bool preemptible;                 /* PMIX_JOB_CTRL_PREEMPTIBLE */
+    bool stop_in_init;                /* PMIX_DEBUG_STOP_IN_INIT (debug.c) */
+    bool released;                    /* ... and a debugger released it */
     int checkpoint_signal;            /* its declared checkpoint method:
                                        * this signal, or 0: the event */
     pmix_job_state_t state;
@@ -468,6 +470,15 @@ pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t 
  * module function's borrowed arguments); NULL when there are none or on
  * failure. The caller frees it with that type's free macro. */
 void *host_copy_array(const void *src, size_t n, pmix_data_type_t type);
+
+/* ---- debug.c ---------------------------------------------------------- */
+
+/* proc waits in PMIx_Init (PMIX_READY_FOR_DEBUG): released at once if its
+ * job already is. */
+void debug_ready(launcher_t *run, const pmix_proc_t *proc);
+
+/* A debugger releases job's ranks stopped in PMIx_Init (once). */
+void debug_release(launcher_t *run, launcher_job_t *job);
 
 /* ---- control.c -------------------------------------------------------- */
 

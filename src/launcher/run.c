@@ -213,6 +213,7 @@ static int execute(launcher_t *run)
     if (NULL == first) {
         return LAUNCHER_EXIT_FAILURE;
     }
+    first->stop_in_init = daemon_client_stops();
     if (PMIX_SUCCESS != mapping_place(&first->map, &run->topo, run->opts, first->nprocs, 0,
                                       "the job")) {
         return LAUNCHER_EXIT_FAILURE;
@@ -239,6 +240,7 @@ static int execute(launcher_t *run)
         status = LAUNCHER_EXIT_FAILURE;
         goto out;
     }
+    daemon_client_watch(run, first);
     if (run->opts->timeout > 0) {
         struct timeval tv = seconds(run->opts->timeout);
         timeout = evtimer_new(run->base, on_timeout, run);
@@ -264,6 +266,7 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
+    daemon_client_unwatch();
     session_release_anchor(&run->session);
     host_flush(run);
     pubsub_destroy(run->pubsub);

@@ -8,7 +8,8 @@
  *    client runs its own handlers, so the server keeps no registrations.
  *  - Ranges: PMIX_RANGE_PROC_LOCAL stays with the source; NAMESPACE
  *    reaches the source's job; CUSTOM the processes listed in
- *    PMIX_EVENT_CUSTOM_RANGE; every other range all local clients.
+ *    PMIX_EVENT_CUSTOM_RANGE; RM the host alone; every other range all
+ *    local clients.
  *  - The source of a client's event is not sent its own event back: its
  *    library already ran its own handlers.
  */
@@ -61,6 +62,8 @@ static bool in_range(const pmix_proc_t *target, const pmix_proc_t *source,
         return PMIX_CHECK_NSPACE(target->nspace, source->nspace);
     case PMIX_RANGE_CUSTOM:
         return in_list(custom, ncustom, target);
+    case PMIX_RANGE_RM:
+        return false; /* for the host alone */
     default:
         return true;
     }

@@ -22,6 +22,11 @@
  *       process table (pids alive), the local one and the process sets,
  *       kills the job with PMIx_Job_control and checks the job-end event
  *       and that the ranks are gone.
+ *   daemon_tool debug HELLO
+ *       spawns two ranks of the PMIx program HELLO with
+ *       PMIX_DEBUG_STOP_IN_INIT: they wait in PMIx_Init (running, pids in
+ *       the process table, no output) until the tool sends
+ *       PMIX_DEBUGGER_RELEASE to the job; then they run to the end.
  * Every check prints one line "ok - ..." or "not ok - ..."; the exit
  * status is 1 if any failed.
  */
@@ -308,6 +313,59 @@ static bool in_namespace(pid_t pid, const char *nspace)
     return false;
 }
 
+static void sent(pmix_status_t status, void *cbdata)
+{
+    *(pmix_status_t *)cbdata = status;
+}
+
+static int debug(const char *hello)
+{
+    pmix_nspace_t nspace;
+    pmix_app_t app;
+    pmix_info_t stop;
+    pid_t pids[2] = {0, 0};
+    bool yes = true;
+
+    init_system();
+    watch_job_end();
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(hello);
+    app.maxprocs = 2;
+    PMIX_INFO_LOAD(&stop, PMIX_DEBUG_STOP_IN_INIT, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&stop);
+    PMIX_APP_DESTRUCT(&app);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn of two ranks with PMIX_DEBUG_STOP_IN_INIT");
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+    check(rc >= 0, "PMIx_IOF_pull of its stdout");
+    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "its ranks are in the process table");
+    sleep(1);
+    pthread_mutex_lock(&lock);
+    check(!ended && '\0' == pulled[0] && 0 == kill(pids[0], 0) && 0 == kill(pids[1], 0),
+          "... alive, and after 1 s still silent: stopped in PMIx_Init");
+    pthread_mutex_unlock(&lock);
+
+    pmix_info_t range;
+    pmix_data_array_t procs = {.type = PMIX_PROC, .size = 1, .array = &job};
+    pmix_status_t done = -1;
+    PMIX_INFO_LOAD(&range, PMIX_EVENT_CUSTOM_RANGE, &procs, PMIX_DATA_ARRAY);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent,
+                           &done);
+    PMIX_INFO_DESTRUCT(&range);
+    check(PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc,
+          "PMIX_DEBUGGER_RELEASE sent to the job");
+    check(wait_end(nspace), "... it runs to its end");
+    pthread_mutex_lock(&lock);
+    check(0 == exit_code && NULL != strstr(pulled, "rank 0 of 2") &&
+              NULL != strstr(pulled, "rank 1 of 2"),
+          "... with status 0, both ranks having said hello");
+    pthread_mutex_unlock(&lock);
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
 static int control(void)
 {
     pmix_nspace_t nspace;
@@ -386,6 +444,9 @@ int main(int argc, char **argv)
     }
     if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
         return run_job(argv[2], false);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "debug")) {
+        return debug(argv[2]);
     }
     if (argc > 1 && 0 == strcmp(argv[1], "attach")) {
         return attach();
