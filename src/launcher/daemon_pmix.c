@@ -26,6 +26,11 @@
  *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`.
  *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run, which
  *    passes INT, TERM and HUP on to its ranks (see daemon_jobs.c).
+ *  - Debugging: a spawn with PMIX_DEBUG_STOP_IN_INIT tells the job's run
+ *    (DAEMON_STOP_ENV) to stop its ranks in PMIx_Init; a tool's
+ *    PMIX_DEBUGGER_RELEASE naming the job (custom range or affected procs)
+ *    reaches the host's notify_event and goes to the run on its control
+ *    pipe (daemon_jobs_release), which releases the ranks (debug.c).
  *  - A job's end is the event PMIX_EVENT_JOB_END (affected proc: the
  *    job's namespace, PMIX_JOB_TERM_STATUS, PMIX_EXIT_CODE), and when it
  *    failed also PMIX_ERR_JOB_NON_ZERO_TERM or _ABORTED_BY_SIG.
@@ -375,6 +380,9 @@ static pmix_status_t answer(const char *key, unsigned id, pmix_value_t *out)
                                          : PMIx_Value_load(out, table, PMIX_STRING);
         free(table);
         return rc;
+    }
+    if (0 == strcmp(key, PMIX_QUERY_DEBUG_SUPPORT)) {
+        return PMIx_Value_load(out, PMIX_DEBUG_STOP_IN_INIT, PMIX_STRING);
     }
     if (JOB_NONE == state) {
         return PMIX_ERR_NOT_FOUND;

@@ -328,11 +328,20 @@ static int debug(const char *hello)
 
     init_system();
     watch_job_end();
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    pmix_status_t rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
+              NULL != strstr(res[0].value.data.string, PMIX_DEBUG_STOP_IN_INIT),
+          "PMIX_QUERY_DEBUG_SUPPORT names PMIX_DEBUG_STOP_IN_INIT");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(hello);
     app.maxprocs = 2;
     PMIX_INFO_LOAD(&stop, PMIX_DEBUG_STOP_IN_INIT, &yes, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
     PMIX_INFO_DESTRUCT(&stop);
     PMIX_APP_DESTRUCT(&app);
     check(PMIX_SUCCESS == rc, "PMIx_Spawn of two ranks with PMIX_DEBUG_STOP_IN_INIT");

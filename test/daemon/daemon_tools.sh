@@ -65,7 +65,7 @@ check "... and no forwarding unasked" test "$(grep -c pulled-by-the-tool "$work/
 tool debug "$HELLO"
 sed 's/^/  /' "$work/tout"
 check "a job spawned with PMIX_DEBUG_STOP_IN_INIT waits for PMIX_DEBUGGER_RELEASE (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 8
+  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 9
 tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
