@@ -256,8 +256,9 @@ PMIX_EXPORT pmix_status_t drover_type_lookup(const char *name, pmix_data_type_t 
 #define DROVER_COMBINER_INDEXED_BLOCK 12
 #define DROVER_COMBINER_HINDEXED_BLOCK 13
 
-/* Array order of drover_type_create_subarray: only C order exists. */
+/* Array order of drover_type_create_subarray (Open MPI's values). */
 #define DROVER_ORDER_C 0
+#define DROVER_ORDER_FORTRAN 1
 
 /* The sizes of the argument arrays of the constructor call that made type,
  * and its combiner, as MPI_Type_get_envelope. PMIX_ERR_UNKNOWN_DATA_TYPE
@@ -284,13 +285,16 @@ PMIX_EXPORT pmix_status_t drover_type_get_contents(pmix_data_type_t type, int ma
  * for builtin and C-registered types, their size. */
 PMIX_EXPORT pmix_status_t drover_type_size(pmix_data_type_t type, size_t *size);
 
-/* As MPI_Type_get_extent: lb is 0 and the extent the element's size for
- * every type. */
+/* As MPI_Type_get_extent: lb (the lowest displacement a constructor was
+ * given, or the lb of a resize; 0 for builtin, C-registered and most
+ * declared types) and extent, which is also the size of a value in memory:
+ * a value's bytes are [lb, lb + extent) of MPI's element, so a pointer to
+ * a value points at its lb. */
 PMIX_EXPORT pmix_status_t drover_type_get_extent(pmix_data_type_t type, intptr_t *lb,
                                                  intptr_t *extent);
 
 /* As MPI_Type_get_true_extent: from the first to one past the last byte of
- * the type's data (0, 0 when it has none). */
+ * the type's data, relative to the origin as lb is (0, 0 when it has none). */
 PMIX_EXPORT pmix_status_t drover_type_get_true_extent(pmix_data_type_t type, intptr_t *true_lb,
                                                       intptr_t *true_extent);
 
@@ -304,10 +308,13 @@ PMIX_EXPORT pmix_status_t drover_type_signature(pmix_data_type_t type, char **si
  * validated trees as YAML (name NULL: "type.<id>"). old and the types of a
  * struct are fixed-size builtin scalars (PMIX_INT8..PMIX_UINT64, PMIX_INT,
  * PMIX_UINT, PMIX_SIZE, PMIX_FLOAT, PMIX_DOUBLE, PMIX_BYTE) or declared
- * types. PMIX_ERR_NOT_SUPPORTED for other old types, a Fortran order,
- * negative displacements or lb, and resizing a type that is not a struct;
- * PMIX_ERR_BAD_PARAM for bad counts or bounds (the messages of a load go
- * nowhere: check with drover types). */
+ * types; PMIX_ERR_NOT_SUPPORTED for other old types (their values have no
+ * fixed size). Bounds are MPI's (lb the lowest byte, negative allowed);
+ * count 0 makes an empty type (size and extent 0). PMIX_ERR_BAD_PARAM for
+ * bad counts or bounds, and for what a value in memory cannot hold: data
+ * outside a resize's [lb, lb + extent), a subarray (a slice, several
+ * dimensions or Fortran order) of a type whose lb is not 0 (MPI gives a
+ * subarray lb 0). The messages go nowhere: check with drover types. */
 PMIX_EXPORT pmix_status_t drover_type_create_contiguous(const char *name, int count,
                                                         pmix_data_type_t old,
                                                         pmix_data_type_t *newtype);
@@ -332,10 +339,10 @@ PMIX_EXPORT pmix_status_t drover_type_dup(const char *name, pmix_data_type_t old
 /* Block constructors, as MPI's: count blocks of old elements, at
  * displacements in old extents (vector, indexed, indexed_block) or in
  * bytes (the h- forms). At most 65536 blocks; a block of length 0 holds
- * nothing. The type is a tuple of its non-empty blocks with lb 0 and, as
- * extent, the end of its last block (no alignment padding). Beyond the
- * refusals above: PMIX_ERR_NOT_SUPPORTED for a negative displacement or
- * no data at all, PMIX_ERR_BAD_PARAM for negative lengths, overflow and
+ * nothing. The type is a tuple of its non-empty blocks with MPI's bounds:
+ * lb the lowest byte of a block (negative allowed), extent up to the
+ * highest (no alignment padding); no block of data: an empty type. Beyond
+ * the refusals above: PMIX_ERR_BAD_PARAM for negative lengths, overflow and
  * overlapping blocks. They decode as their own combiner (MPI's layout). */
 PMIX_EXPORT pmix_status_t drover_type_create_vector(const char *name, int count, int blocklength,
                                                     int stride, pmix_data_type_t old,

@@ -115,6 +115,12 @@ pmix_status_t client_absorb_procdata(pmix_data_buffer_t *reply);
  * until its end) as the namespace nspace. Caller holds client.lock. */
 pmix_status_t client_absorb_registration(const char *nspace, pmix_data_buffer_t *buf);
 
+/* ---- debug.c ---------------------------------------------------------- */
+
+/* In PMIx_Init: when the job's PMIX_DEBUG_STOP_IN_INIT names this process,
+ * announce PMIX_READY_FOR_DEBUG and wait for PMIX_DEBUGGER_RELEASE. */
+pmix_status_t client_debug_stop_in_init(void);
+
 /* ---- conn.c ----------------------------------------------------------- */
 
 /* Runs in the progress thread with the reply's status and the reply
@@ -260,9 +266,5 @@ void iof_forget_all(void);
  * nothing to do). PMIX_ERR_TYPE_MISMATCH, with the reasons on stderr,
  * when they conflict with this process's own declarations. */
 pmix_status_t client_job_types(const pmix_proc_t *me);
-
-/* Wait for a debugger's release if the job says to stop this rank in
- * PMIx_Init (PMIX_DEBUG_STOP_IN_INIT; debug.c). */
-pmix_status_t client_stop_in_init(const pmix_proc_t *me);
 
 #endif /* DROVER_CLIENT_H */

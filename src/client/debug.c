@@ -1,109 +1,107 @@
 /*
- * debug.c - PMIX_DEBUG_STOP_IN_INIT: a rank its job says to stop waits in
- * PMIx_Init until a debugger releases it (PMIX_DEBUGGER_RELEASE).
+ * debug.c - stopping in PMIx_Init for a debugger (PMIX_DEBUG_STOP_IN_INIT).
  *
  * Design notes:
- *  - The job-level key is read with PMIX_OPTIONAL (no message to the
- *    server): true stops every rank; a PMIX_PROC, or an array of them,
- *    the ranks named (wildcard ranks allowed).
- *  - The handler for the release is in place before the rank says it is
- *    waiting (PMIX_READY_FOR_DEBUG, to its host only: PMIX_RANGE_RM, with
- *    PMIX_BREAKPOINT "pmix-init"), so a release the host sends on that
- *    word is never missed. The host keeps a debugger's release and
- *    passes it to every rank that says it is waiting afterwards.
+ *  - The directive is job information ("pmix.dbg.init", the job-level key
+ *    OpenPMIx reads): a bool, a rank or a list of processes. A process it
+ *    names announces PMIX_READY_FOR_DEBUG (breakpoint "pmix-init", range
+ *    PMIX_RANGE_RM: for the host, whose server passes it to every tool)
+ *    and sleeps on a condition variable until PMIX_DEBUGGER_RELEASE comes.
+ *    The handler runs in the progress thread, which stays free meanwhile.
+ *  - The handler is registered before the announcement, so a release sent
+ *    the moment a tool sees it cannot be missed. A release that names the
+ *    processes it is for (PMIX_EVENT_AFFECTED_PROC(S)) leaves the others
+ *    waiting. A lost server ends the wait with an error.
+ *  - Only the first PMIx_Init of the process stops: Open MPI initialises
+ *    twice.
  */
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "client.h"
 #include "pmix.h"
 
-static struct {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    bool released;
-} stop = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wake = PTHREAD_COND_INITIALIZER;
+static bool released, stopped_once;
+static pmix_status_t outcome;
 
-static void on_release(size_t id, pmix_status_t status, const pmix_proc_t *source,
-                       pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
-                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+/* Whether an event's PMIX_EVENT_AFFECTED_PROC(S), if any, include me. */
+static bool affects_me(const pmix_info_t *info, size_t ninfo)
 {
-    pthread_mutex_lock(&stop.lock);
-    stop.released = true;
-    pthread_cond_broadcast(&stop.cond);
-    pthread_mutex_unlock(&stop.lock);
-    if (NULL != cbfunc) {
-        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
-    }
-}
-
-static bool names(const pmix_proc_t *p, const pmix_proc_t *me)
-{
-    return PMIX_CHECK_NSPACE(p->nspace, me->nspace) &&
-           (PMIX_RANK_WILDCARD == p->rank || p->rank == me->rank);
-}
-
-/* Whether the value of PMIX_DEBUG_STOP_IN_INIT stops me. */
-static bool stops(const pmix_value_t *v, const pmix_proc_t *me)
-{
-    if (PMIX_BOOL == v->type) {
-        return v->data.flag;
-    }
-    if (PMIX_PROC == v->type && NULL != v->data.proc) {
-        return names(v->data.proc, me);
-    }
-    if (PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
-        PMIX_PROC == v->data.darray->type) {
-        const pmix_proc_t *procs = v->data.darray->array;
-        for (size_t i = 0; i < v->data.darray->size; i++) {
-            if (names(&procs[i], me)) {
-                return true;
-            }
+    for (size_t i = 0; i < ninfo; i++) {
+        bool named;
+        if ((PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) ||
+             PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS)) &&
+            PMIX_SUCCESS == directive_names_proc(&info[i].value, &client.me, &named)) {
+            return named;
         }
     }
-    return false;
+    return true;
 }
 
-static void said(pmix_status_t status, void *cbdata)
+static void on_release(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
+    if (PMIX_DEBUGGER_RELEASE != status || affects_me(info, ninfo)) {
+        pthread_mutex_lock(&lock);
+        released = true;
+        outcome = PMIX_DEBUGGER_RELEASE == status ? PMIX_SUCCESS : PMIX_ERR_UNREACH;
+        pthread_cond_signal(&wake);
+        pthread_mutex_unlock(&lock);
+    }
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
-pmix_status_t client_stop_in_init(const pmix_proc_t *me)
+/* Whether the job's stop-in-init directive names this process. */
+static pmix_status_t named_to_stop(bool *named)
 {
     pmix_proc_t job;
-    pmix_info_t optional, breakpoint;
-    pmix_value_t *val = NULL;
-    pmix_status_t code = PMIX_DEBUGGER_RELEASE;
-    bool yes = true;
+    pmix_info_t optional;
+    pmix_value_t *v = NULL;
 
-    PMIX_LOAD_PROCID(&job, me->nspace, PMIX_RANK_WILDCARD);
-    PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, &yes, PMIX_BOOL);
-    pmix_status_t rc = PMIx_Get(&job, PMIX_DEBUG_STOP_IN_INIT, &optional, 1, &val);
-    PMIX_INFO_DESTRUCT(&optional);
-    bool stopped = PMIX_SUCCESS == rc && NULL != val && stops(val, me);
-    if (NULL != val) {
-        PMIX_VALUE_RELEASE(val);
+    *named = false;
+    PMIX_LOAD_PROCID(&job, client.me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, NULL, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Get(&job, PMIX_DEBUG_STOP_IN_INIT, &optional, 1, &v);
+    if (PMIX_SUCCESS != rc) {
+        return PMIX_SUCCESS; /* no directive */
     }
-    if (!stopped) {
-        return PMIX_SUCCESS;
+    rc = directive_names_proc(v, &client.me, named);
+    PMIX_VALUE_RELEASE(v);
+    return rc;
+}
+
+pmix_status_t client_debug_stop_in_init(void)
+{
+    pmix_status_t codes[] = {PMIX_DEBUGGER_RELEASE, PMIX_ERR_LOST_CONNECTION};
+    bool named;
+    pmix_status_t rc = named_to_stop(&named);
+
+    if (PMIX_SUCCESS != rc || !named || stopped_once || client.singleton) {
+        return rc;
     }
-    rc = PMIx_Register_event_handler(&code, 1, NULL, 0, on_release, NULL, NULL);
+    stopped_once = true;
+    released = false;
+    rc = PMIx_Register_event_handler(codes, 2, NULL, 0, on_release, NULL, NULL);
     if (rc < 0) {
         return rc;
     }
-    size_t handler = (size_t)rc;
-    PMIX_INFO_LOAD(&breakpoint, PMIX_BREAKPOINT, "pmix-init", PMIX_STRING);
-    rc = PMIx_Notify_event(PMIX_READY_FOR_DEBUG, me, PMIX_RANGE_RM, &breakpoint, 1, said, NULL);
-    PMIX_INFO_DESTRUCT(&breakpoint);
-    if (PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc) {
-        pthread_mutex_lock(&stop.lock);
-        while (!stop.released) {
-            pthread_cond_wait(&stop.cond, &stop.lock);
+    size_t id = (size_t)rc;
+    pmix_info_t info[3];
+    PMIX_INFO_LOAD(&info[0], PMIX_BREAKPOINT, "pmix-init", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[2], PMIX_EVENT_DO_NOT_CACHE, NULL, PMIX_BOOL);
+    rc = PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &client.me, PMIX_RANGE_RM, info, 3, NULL, NULL);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    if (PMIX_SUCCESS == rc) {
+        pthread_mutex_lock(&lock);
+        while (!released) {
+            pthread_cond_wait(&wake, &lock);
         }
-        pthread_mutex_unlock(&stop.lock);
-        rc = PMIX_SUCCESS;
+        rc = outcome;
+        pthread_mutex_unlock(&lock);
     }
-    PMIx_Deregister_event_handler(handler, NULL, NULL);
+    PMIx_Deregister_event_handler(id, NULL, NULL);
     return rc;
 }

@@ -288,7 +288,7 @@ PMIX_EXPORT pmix_status_t PMIx_Init(pmix_proc_t *proc, pmix_info_t info[], size_
     pmix_proc_t me;
     pmix_status_t rc = client_start(ROLE_CLIENT, setup_client, info, ninfo, &me);
     if (PMIX_SUCCESS == rc && (PMIX_SUCCESS != (rc = client_job_types(&me)) ||
-                               PMIX_SUCCESS != (rc = client_stop_in_init(&me)))) {
+                               PMIX_SUCCESS != (rc = client_debug_stop_in_init()))) {
         client_finish(ROLE_CLIENT, NULL, 0);
         return rc;
     }

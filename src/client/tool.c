@@ -10,7 +10,8 @@
  *    client API: queries, logs, job control, events, I/O forwarding...
  *  - The server is designated by PMIX_SERVER_URI, a PMIX_TOOL_ATTACHMENT_FILE
  *    holding a URI, PMIX_SERVER_PIDINFO (the drover server of that process,
- *    found by the process id the kernel reports for its socket), or else
+ *    found in the kernel's table of listening sockets and checked by the
+ *    process id the kernel reports for it), or else
  *    the URI its environment names. With none of these, or with
  *    PMIX_TOOL_DO_NOT_CONNECT, the tool runs alone like a singleton; with
  *    PMIX_TOOL_CONNECT_OPTIONAL a designated server that cannot be
@@ -32,7 +33,6 @@
  *    so no other user can pose as the system server. PMIX_SERVER_NSPACE
  *    cannot be looked up.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -48,6 +48,9 @@
 #include "pmix.h"
 #include "pmix_tool.h"
 #include "statedir.h"
+
+/* The flag /proc/net/unix shows on a listening socket (__SO_ACCEPTCON). */
+#define ACCEPTING 0x10000UL
 
 typedef struct known_server {
     pmix_proc_t proc;
@@ -141,46 +144,55 @@ static bool served_by(const char *path, pid_t pid)
     return match;
 }
 
-/* The URI of the drover server run by process pid: servers make their
- * socket in a drover-server.* directory of their temporary directory (the
- * daemon's: of the user's state directory). */
+/* Whether path names a drover server's socket, server.sock in a
+ * drover-server.XXXXXX directory. */
+static bool server_socket_path(const char *path)
+{
+    const char *name = strrchr(path, '/');
+    const char *dir = name;
+
+    if (NULL == name || 0 != strcmp(name, "/server.sock")) {
+        return false;
+    }
+    while (dir > path && '/' != dir[-1]) {
+        dir--;
+    }
+    return 0 == strncmp(dir, "drover-server.", strlen("drover-server."));
+}
+
+/* The URI of the drover server run by process pid. The kernel's table of
+ * the Unix sockets in that process's network namespace names every
+ * listening socket; the one at a drover server's path whose listener is
+ * pid is it, wherever its temporary directory is (a run keeps it inside
+ * its session directory). */
 static pmix_status_t find_by_pid(pid_t pid, char **uri)
 {
-    char state[PATH_MAX];
-    const char *why, *dirs[] = {getenv("PMIX_SERVER_TMPDIR"), getenv("PMIX_SYSTEM_TMPDIR"),
-                                getenv("TMPDIR"), "/tmp", NULL};
-    int statefd;
+    char table[64], line[PATH_MAX + 128];
+    unsigned long flags;
+    int at;
 
-    /* The daemon's server lives in the user's state directory. */
-    if (0 == statedir_path(state, sizeof(state)) && (statefd = statedir_open(state, &why)) >= 0) {
-        close(statefd);
-        dirs[4] = state;
+    snprintf(table, sizeof(table), "/proc/%ld/net/unix", (long)pid);
+    FILE *f = pid > 0 ? fopen(table, "r") : NULL;
+    if (NULL == f) {
+        return PMIX_ERR_UNREACH; /* no such process */
     }
-
-    for (size_t d = 0; d < sizeof(dirs) / sizeof(*dirs); d++) {
-        DIR *dir = NULL == dirs[d] ? NULL : opendir(dirs[d]);
-        struct dirent *e;
-        while (NULL != dir && NULL != (e = readdir(dir))) {
-            char *path = NULL;
-            if (0 != strncmp(e->d_name, "drover-server.", strlen("drover-server.")) ||
-                asprintf(&path, "%s/%s/server.sock", dirs[d], e->d_name) < 0) {
-                continue;
-            }
-            bool found = served_by(path, pid);
-            if (found && asprintf(uri, "%s%s", PROTOCOL_URI_PREFIX, path) < 0) {
-                *uri = NULL;
-            }
-            free(path);
-            if (found) {
-                closedir(dir);
-                return NULL == *uri ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-            }
+    *uri = NULL;
+    while (NULL == *uri && NULL != fgets(line, sizeof(line), f)) {
+        line[strcspn(line, "\n")] = '\0';
+        /* Num RefCount Protocol Flags Type St Inode Path */
+        if (1 != sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %n", &flags, &at) ||
+            0 == (flags & ACCEPTING) || !server_socket_path(line + at) ||
+            !served_by(line + at, pid)) {
+            continue;
         }
-        if (NULL != dir) {
-            closedir(dir);
+        if (asprintf(uri, "%s%s", PROTOCOL_URI_PREFIX, line + at) < 0) {
+            fclose(f);
+            *uri = NULL;
+            return PMIX_ERR_NOMEM;
         }
     }
-    return PMIX_ERR_UNREACH;
+    fclose(f);
+    return NULL == *uri ? PMIX_ERR_UNREACH : PMIX_SUCCESS;
 }
 
 /* The URI of the server info designates (use_env: or the environment):

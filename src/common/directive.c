@@ -90,3 +90,37 @@ bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key)
     const pmix_value_t *v = directive_find(info, ninfo, key);
     return NULL != v && PMIX_CHECK_TRUE(v);
 }
+
+static bool rank_names(pmix_rank_t rank, const pmix_proc_t *proc)
+{
+    return PMIX_RANK_WILDCARD == rank || rank == proc->rank;
+}
+
+static bool proc_names(const pmix_proc_t *p, const pmix_proc_t *proc)
+{
+    return ('\0' == p->nspace[0] || PMIX_CHECK_NSPACE(p->nspace, proc->nspace)) &&
+           rank_names(p->rank, proc);
+}
+
+pmix_status_t directive_names_proc(const pmix_value_t *v, const pmix_proc_t *proc, bool *named)
+{
+    *named = false;
+    if (PMIX_BOOL == v->type) {
+        *named = v->data.flag;
+    } else if (PMIX_PROC_RANK == v->type) {
+        *named = rank_names(v->data.rank, proc);
+    } else if (PMIX_PROC == v->type && NULL != v->data.proc) {
+        *named = proc_names(v->data.proc, proc);
+    } else if (PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
+               (PMIX_PROC == v->data.darray->type || PMIX_PROC_RANK == v->data.darray->type) &&
+               (NULL != v->data.darray->array || 0 == v->data.darray->size)) {
+        const pmix_data_array_t *a = v->data.darray;
+        for (size_t i = 0; i < a->size && !*named; i++) {
+            *named = PMIX_PROC == a->type ? proc_names(&((pmix_proc_t *)a->array)[i], proc)
+                                          : rank_names(((pmix_rank_t *)a->array)[i], proc);
+        }
+    } else {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return PMIX_SUCCESS;
+}

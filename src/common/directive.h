@@ -28,4 +28,13 @@ const pmix_value_t *directive_find(const pmix_info_t *info, size_t ninfo, const 
  * occurrence decides; absent is false). */
 bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
+/* Whether a debugger directive's value (PMIX_DEBUG_STOP_IN_INIT,
+ * _ON_EXEC, _IN_APP) names proc, in any of the standard's forms: a bool
+ * (true: every rank), a pmix_rank_t (PMIX_RANK_WILDCARD: every rank), a
+ * pmix_proc_t or an array of pmix_proc_t or of pmix_rank_t. A process
+ * whose namespace is empty names a rank of proc's job (a tool does not
+ * know the namespace of the job it is spawning). PMIX_ERR_BAD_PARAM for
+ * another type; *named is then false. */
+pmix_status_t directive_names_proc(const pmix_value_t *v, const pmix_proc_t *proc, bool *named);
+
 #endif /* DROVER_DIRECTIVE_H */

@@ -50,11 +50,11 @@ struct launcher_job;
  * reports its ranks (daemon_jobs.c). */
 #define DAEMON_REPORT_ENV "DROVER_DAEMON_REPORT"
 
-/* Set in a job's environment by the daemon: the fd on which the daemon
- * passes a debugger's release ("release\n") to the run, and, for a job a
- * tool spawned with PMIX_DEBUG_STOP_IN_INIT, that its ranks stop. */
+/* Set in a job's environment by the daemon: the fd of the socket on which
+ * the run says which ranks are ready for a debugger ("ready RANK
+ * BREAKPOINT") and the daemon passes a debugger's release ("release
+ * RANK" or "release *"), a message each (daemon_client.c). */
 #define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
-#define DAEMON_STOP_ENV "DROVER_DAEMON_STOP_IN_INIT"
 
 /* Set in a job's environment by the daemon: the prefix its run names its
  * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
@@ -147,9 +147,9 @@ void daemon_jobs_reap(daemon_jobs_t *jobs);
  * its ranks). 0, or -1 with *why set. */
 int daemon_jobs_signal(daemon_jobs_t *jobs, unsigned id, int sig, const char **why);
 
-/* Pass a debugger's release to job id's run. 0, or -1 (no such job, or
- * it is not running). */
-int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id);
+/* Pass a debugger's release of rank (a number or "*") to job id's run.
+ * 0, or -1 (no such job, or it is not running). */
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank);
 
 /* The job's exit status if it has ended (>= 0), -1 if it is queued or
  * running, -2 if there is no such job. */
@@ -213,6 +213,10 @@ void daemon_pmix_stop(int dirfd);
 /* Raise the events of job id's end to the tools. */
 void daemon_pmix_job_ended(unsigned id, int status);
 
+/* Raise PMIX_READY_FOR_DEBUG to the tools: rank of job id waits for a
+ * debugger at breakpoint. */
+void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint);
+
 /* Forward what job id wrote on fd 1 or 2 to the tools that want it. */
 void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len);
 
@@ -233,12 +237,9 @@ bool daemon_client_wanted(bool option);
  * daemon_jobs.c), else NULL. Borrowed. */
 const char *daemon_client_prefix(void);
 
-/* In a daemon's job: whether its ranks are to stop in PMIx_Init. */
-bool daemon_client_stops(void);
-
-/* In a daemon's job: watch the daemon's control fd in run's loop, which
- * releases job's stopped ranks (debug_release). daemon_client_unwatch
- * stops that. */
+/* In a daemon's job: watch the daemon's control socket in run's loop,
+ * whose releases continue job's stopped ranks (debug.c).
+ * daemon_client_unwatch stops that. */
 void daemon_client_watch(struct launcher *run, struct launcher_job *job);
 void daemon_client_unwatch(void);
 

@@ -1,6 +1,6 @@
 /*
  * daemon_client.c - `drover run --daemon`, and the run's side of a
- *   daemon's job (its report of its ranks).
+ *   daemon's job (its report of its ranks, its debugger traffic).
  *
  * Design notes:
  *  - run --daemon is one request on one connection of the daemon's own
@@ -17,6 +17,12 @@
  *  - A daemon's job is a `drover run` that the daemon started with
  *    DROVER_DAEMON_JOB and DROVER_DAEMON_REPORT in its environment: it
  *    runs the job itself and writes its ranks' pids to the report fd.
+ *  - Debugging through the daemon: the job's tools are the daemon's, so
+ *    its run passes each PMIX_READY_FOR_DEBUG of its ranks (from
+ *    PMIx_Init or the application, or held at exec) to the daemon on the
+ *    control socket (fd 4, DROVER_DAEMON_CONTROL), one message each
+ *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
+ *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,12 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <event2/event.h>
 
 #include "command.h"
 #include "daemon.h"
+#include "directive.h"
 #include "launcher.h"
 
 extern char **environ;
@@ -103,7 +111,6 @@ static char **launch_words(const char *who, const char *verb, int argc, char **a
  * the prefix of its namespaces. */
 static int report_fd = -1;
 static int control_fd = -1;
-static bool stops;
 static struct event *control_ev;
 static char prefix[DAEMON_NSPACE_MAX];
 
@@ -136,34 +143,65 @@ bool daemon_client_wanted(bool option)
         if (NULL != control && 0 == strcmp(control, "4") && fcntl(4, F_SETFD, FD_CLOEXEC) == 0) {
             control_fd = 4;
         }
-        stops = NULL != getenv(DAEMON_STOP_ENV);
         unsetenv(DAEMON_JOB_ENV);
         unsetenv(DAEMON_REPORT_ENV);
         unsetenv(DAEMON_PREFIX_ENV);
         unsetenv(DAEMON_CONTROL_ENV);
-        unsetenv(DAEMON_STOP_ENV);
         return false;
     }
     const char *env = getenv("DROVER_DAEMON");
     return option || (NULL != env && 0 == strcmp(env, "1"));
 }
 
-bool daemon_client_stops(void)
+/* A debugger's release of rank (or all) of job, as a tool of this run's
+ * server would send it: to the ranks waiting in PMIx_Init or the
+ * application, and for those held at exec (debug.c). */
+static void release(launcher_job_t *job, pmix_rank_t rank)
 {
-    return stops;
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    PMIX_LOAD_PROCID(&proc, job->nspace, rank);
+    PMIX_INFO_CREATE(info, 2);
+    if (NULL == info) {
+        return;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &proc, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    debug_release(job->run, info, 2);
+    host_raise(job->run, PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 2);
 }
 
-/* What the daemon says on the control fd: "release" lines. */
+/* What the daemon says on the control socket, a message each:
+ * "release RANK" or "release *". */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
-    launcher_job_t *job = arg;
-    char buf[256];
-    ssize_t n = read((int)fd, buf, sizeof(buf));
-    if (n > 0 && NULL != memmem(buf, (size_t)n, "release\n", 8)) {
-        debug_release(job->run, job);
-    }
-    if (0 == n || (n < 0 && EINTR != errno && EAGAIN != errno)) {
+    char msg[64];
+    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    unsigned rank;
+    if (n > 0) {
+        msg[n] = '\0';
+        if (0 == strcmp(msg, "release *")) {
+            release(arg, PMIX_RANK_WILDCARD);
+        } else if (1 == sscanf(msg, "release %u", &rank)) {
+            release(arg, rank);
+        }
+    } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         daemon_client_unwatch();
+    }
+}
+
+void daemon_client_ready(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo)
+{
+    const pmix_value_t *bp = directive_find(info, ninfo, PMIX_BREAKPOINT);
+    char msg[128];
+    int n = snprintf(msg, sizeof(msg), "ready %u %s", proc->rank,
+                     NULL != bp && PMIX_STRING == bp->type && NULL != bp->data.string
+                         ? bp->data.string
+                         : "");
+    if (control_fd >= 0 && n > 0) {
+        /* One message; a daemon gone is the run's end anyway. */
+        (void)send(control_fd, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1,
+                   MSG_NOSIGNAL | MSG_DONTWAIT);
     }
 }
 

@@ -24,6 +24,9 @@
  *  - The run reports its ranks' pids on fd 3 (DAEMON_REPORT_ENV), one
  *    line "<rank> <pid> <program>" each, once they have started: the
  *    process table of PMIx_Query_info.
+ *  - Its control socket (fd 4) carries what a debugger needs: the ranks
+ *    ready for it, up to the tools (daemon_pmix_job_ready), and the
+ *    tools' releases, down to the run (daemon_client.c).
  *  - Once a job has started, only what `ps` and the queries show is kept.
  */
 #include <errno.h>
@@ -33,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,8 +46,8 @@
 #include "daemon.h"
 #include "launcher.h"
 
-/* The fds a job's run reports its ranks on and reads the daemon's word
- * on (a debugger's release). */
+/* The fds a job's run reports its ranks on and talks with the daemon
+ * about debuggers on. */
 #define REPORT_FD 3
 #define CONTROL_FD 4
 #define REPORT_MAX 65536
@@ -74,8 +78,10 @@ typedef struct djob {
     char **env;
     int fds[3];
     int report_w;         /* until started: the report pipe's write end */
-    int control_r;        /* until started: the control pipe's read end */
-    int control_w;        /* its write end, until the job ends */
+    int control_r;        /* until started: the run's end of the control
+                           * socket (its fd 4) */
+    int control_w;        /* the daemon's end, until the job ends */
+    struct event *control_ev;
 } djob_t;
 
 struct daemon_jobs {
@@ -150,6 +156,7 @@ static void close_streams(djob_t *job)
     }
     stop_event(&job->report_ev);
     close_fd(&job->report_fd);
+    stop_event(&job->control_ev);
     close_fd(&job->control_w);
     free(job->report);
     job->report = NULL;
@@ -200,8 +207,9 @@ static djob_t *find(const daemon_jobs_t *jobs, unsigned id)
 }
 
 /* The number of ranks the arguments ask for (0 if they do not parse: the
- * run then says why in the job's stderr). */
-static unsigned count_ranks(char *const *args, size_t nargs)
+ * run then says why in the job's stderr), a job file's read from the
+ * job's working directory cwd. */
+static unsigned count_ranks(const char *cwd, char *const *args, size_t nargs)
 {
     char **argv = calloc(nargs + 2, sizeof(*argv));
     if (NULL == argv) {
@@ -212,8 +220,16 @@ static unsigned count_ranks(char *const *args, size_t nargs)
     launcher_options_t opts;
     unsigned ranks = 0;
     if (OPTIONS_RUN == options_parse((int)nargs + 1, argv, &opts)) {
-        ranks = opts.nranks;
+        char *job = NULL;
+        if (NULL != opts.job && '/' != opts.job[0] &&
+            asprintf(&job, "%s/%s", cwd, opts.job) >= 0) {
+            opts.job = job;
+        }
+        if (NULL == opts.job || 0 == jobfile_apply(&opts)) {
+            ranks = opts.nranks;
+        }
         options_release(&opts);
+        free(job);
     }
     free(argv);
     return ranks;
@@ -360,18 +376,39 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
     read_report(arg, false);
 }
 
-/* The pipe the run reports its ranks on (fd 3 in the run), and the one
- * it reads the daemon's word on (fd 4). 0 or -1. */
+/* What the run says on the control socket: "ready RANK BREAKPOINT", a
+ * rank waiting for a debugger, for the tools. */
+static void on_control(evutil_socket_t fd, short what, void *arg)
+{
+    djob_t *job = arg;
+    char msg[128];
+    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    unsigned rank;
+    int at = 0;
+    if (n > 0) {
+        msg[n] = '\0';
+        if (1 == sscanf(msg, "ready %u %n", &rank, &at) && at > 0) {
+            daemon_pmix_job_ready(job->id, rank, msg + at);
+        }
+    } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
+        stop_event(&job->control_ev);
+    }
+}
+
+/* The pipe the run reports its ranks on (fd 3 in the run), and the
+ * control socket (its fd 4). 0 or -1. */
 static int report_pipe(daemon_jobs_t *jobs, djob_t *job)
 {
     int p[2], c[2];
-    if (NULL == (job->report = malloc(REPORT_MAX)) || 0 != pipe2(c, O_CLOEXEC)) {
+    if (NULL == (job->report = malloc(REPORT_MAX)) ||
+        0 != socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, c)) {
         return -1;
     }
     job->control_r = c[0];
     job->control_w = c[1];
-    fcntl(c[1], F_SETFL, O_NONBLOCK);
-    if (0 != pipe2(p, O_CLOEXEC)) {
+    job->control_ev = event_new(jobs->base, c[1], EV_READ | EV_PERSIST, on_control, job);
+    if (NULL == job->control_ev || 0 != event_add(job->control_ev, NULL) ||
+        0 != pipe2(p, O_CLOEXEC)) {
         return -1;
     }
     job->report_fd = p[0];
@@ -405,7 +442,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     char prefix[DAEMON_NSPACE_MAX - 1];
     snprintf(prefix, sizeof(prefix), "%s.%u-", jobs->prefix, job->id);
     snprintf(job->nspace, sizeof(job->nspace), "%s0", prefix);
-    job->ranks = count_ranks(args, nargs);
+    job->ranks = count_ranks(cwd, args, nargs);
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
     job->args = copy_args(args, nargs);
@@ -503,6 +540,7 @@ static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
     }
     job->state = JOB_ENDED;
     job->status = status;
+    stop_event(&job->control_ev);
     close_fd(&job->control_w);
     job->end = time(NULL);
     drop_launch_data(job);
@@ -615,14 +653,16 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
     return jobs->nrunning;
 }
 
-int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id)
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank)
 {
     djob_t *job = find(jobs, id);
-    static const char word[] = "release\n";
-    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0) {
+    char msg[32];
+    int n = snprintf(msg, sizeof(msg), "release %s", rank);
+    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0 || n <= 0 ||
+        (size_t)n >= sizeof(msg)) {
         return -1;
     }
-    return (ssize_t)sizeof(word) - 1 == write(job->control_w, word, sizeof(word) - 1) ? 0 : -1;
+    return n == send(job->control_w, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
 }
 
 daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id)

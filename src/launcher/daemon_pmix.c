@@ -26,11 +26,14 @@
  *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`.
  *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run, which
  *    passes INT, TERM and HUP on to its ranks (see daemon_jobs.c).
- *  - Debugging: a spawn with PMIX_DEBUG_STOP_IN_INIT tells the job's run
- *    (DAEMON_STOP_ENV) to stop its ranks in PMIx_Init; a tool's
- *    PMIX_DEBUGGER_RELEASE naming the job (custom range or affected procs)
- *    reaches the host's notify_event and goes to the run on its control
- *    pipe (daemon_jobs_release), which releases the ranks (debug.c).
+ *  - Debugging: a spawn's PMIX_DEBUG_STOP_IN_INIT, _ON_EXEC or _IN_APP
+ *    (true) is the run's --stop-* option, so the run's debug.c stops the
+ *    ranks. The run passes each PMIX_READY_FOR_DEBUG on (daemon_jobs.c's
+ *    control socket), which is raised here for the tools. A tool's
+ *    PMIX_DEBUGGER_RELEASE naming a job (custom range or affected procs;
+ *    every job when it names none) reaches the host's notify_event and
+ *    goes to the run (daemon_jobs_release), which releases the ranks as
+ *    its own server's tool would.
  *  - A job's end is the event PMIX_EVENT_JOB_END (affected proc: the
  *    job's namespace, PMIX_JOB_TERM_STATUS, PMIX_EXIT_CODE), and when it
  *    failed also PMIX_ERR_JOB_NON_ZERO_TERM or _ABORTED_BY_SIG.
@@ -231,6 +234,46 @@ static char **app_env(const pmix_app_t *app, bool exact)
     return env;
 }
 
+/* The run's options for a spawn's debugger directives, borrowed: true
+ * is the --stop-* option (every rank), false nothing. Rank lists do not
+ * pass through the daemon: PMIX_ERR_NOT_SUPPORTED. */
+static pmix_status_t debug_options(const pmix_info_t *info, size_t ninfo, char *opts[3],
+                                   size_t *n)
+{
+    static const struct {
+        const char *key;
+        char *option;
+    } map[] = {{PMIX_DEBUG_STOP_IN_INIT, "--stop-in-init"},
+               {PMIX_DEBUG_STOP_ON_EXEC, "--stop-on-exec"},
+               {PMIX_DEBUG_STOP_IN_APP, "--stop-in-app"}};
+    *n = 0;
+    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+        const pmix_value_t *v = directive_find(info, ninfo, map[k].key);
+        if (NULL != v && PMIX_BOOL != v->type) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        if (NULL != v && v->data.flag) {
+            opts[(*n)++] = map[k].option;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+/* Queue `drover run` with the debugger options, then args (borrowed). */
+static unsigned submit(const char *cwd, char *const *dbg, size_t ndbg, char *const *args,
+                       size_t nargs, char *const *env, const char **why)
+{
+    char **all = calloc(ndbg + nargs + 1, sizeof(*all));
+    unsigned id = 0;
+    if (NULL != all) {
+        memcpy(all, dbg, ndbg * sizeof(*all));
+        memcpy(all + ndbg, args, nargs * sizeof(*all));
+        id = daemon_jobs_submit(dp.host.jobs, cwd, all, ndbg + nargs, env, NULL, why);
+    }
+    free(all);
+    return id;
+}
+
 static void handle_spawn(call_t *c)
 {
     const pmix_app_t *app = &c->apps[0];
@@ -243,8 +286,11 @@ static void handle_spawn(call_t *c)
                                                                : "/";
     const char *why = "out of memory";
     unsigned id = 0;
+    char *dbg[3];
+    size_t ndbg;
 
-    if (1 != c->napps || dp.stopping) {
+    if (1 != c->napps || dp.stopping ||
+        PMIX_SUCCESS != debug_options(c->info, c->ninfo, dbg, &ndbg)) {
         /* A run has one app; a stopping daemon starts nothing more. */
         c->spawn_cb(dp.stopping ? PMIX_ERR_NOT_AVAILABLE : PMIX_ERR_NOT_SUPPORTED, NULL,
                     c->cbdata);
@@ -254,18 +300,8 @@ static void handle_spawn(call_t *c)
         c->spawn_cb(PMIX_ERR_NOMEM, NULL, c->cbdata);
         return;
     }
-    if (NULL != (env = app_env(app, NULL != given)) &&
-        directive_flag(c->info, c->ninfo, PMIX_DEBUG_STOP_IN_INIT)) {
-        /* Its ranks wait in PMIx_Init for a debugger's release. */
-        char **stopped = launch_setenv(env, DAEMON_STOP_ENV, "1");
-        if (NULL == stopped) {
-            launch_free_env(env);
-        }
-        env = stopped;
-    }
-    if (NULL != env) {
-        id = daemon_jobs_submit(dp.host.jobs, cwd, NULL != given ? given : args, nargs, env, NULL,
-                                &why);
+    if (NULL != (env = app_env(app, NULL != given))) {
+        id = submit(cwd, dbg, ndbg, NULL != given ? given : args, nargs, env, &why);
         launch_free_env(env);
     }
     launch_free_env(args);
@@ -382,7 +418,8 @@ static pmix_status_t answer(const char *key, unsigned id, pmix_value_t *out)
         return rc;
     }
     if (0 == strcmp(key, PMIX_QUERY_DEBUG_SUPPORT)) {
-        return PMIx_Value_load(out, PMIX_DEBUG_STOP_IN_INIT, PMIX_STRING);
+        return PMIx_Value_load(out, PMIX_DEBUG_STOP_IN_INIT "," PMIX_DEBUG_STOP_ON_EXEC
+                                    "," PMIX_DEBUG_STOP_IN_APP, PMIX_STRING);
     }
     if (JOB_NONE == state) {
         return PMIX_ERR_NOT_FOUND;
@@ -565,16 +602,27 @@ static const pmix_proc_t *event_targets(const pmix_info_t *info, size_t ninfo, s
 
 static void handle_release(call_t *c)
 {
+    char rank[16];
     for (size_t i = 0; i < c->nprocs; i++) {
         unsigned id = daemon_jobs_find(dp.host.jobs, c->procs[i].nspace);
-        if (0 != id) {
-            daemon_jobs_release(dp.host.jobs, id);
+        if (PMIX_RANK_WILDCARD == c->procs[i].rank) {
+            strcpy(rank, "*");
+        } else {
+            snprintf(rank, sizeof(rank), "%u", c->procs[i].rank);
         }
+        if (0 != id) {
+            daemon_jobs_release(dp.host.jobs, id, rank);
+        }
+    }
+    /* Naming none, it is for every held process. */
+    for (unsigned id = 1; 0 == c->nprocs && JOB_NONE != daemon_jobs_state(dp.host.jobs, id);
+         id++) {
+        daemon_jobs_release(dp.host.jobs, id, "*");
     }
 }
 
 /* Tools' events: a debugger's release goes to the runs of the jobs it
- * names (their ranks wait in PMIx_Init); nothing else reaches beyond the
+ * names (their ranks wait for it); nothing else reaches beyond the
  * tools, which the library has served. */
 static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
@@ -582,10 +630,11 @@ static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
 {
     size_t n;
     const pmix_proc_t *targets = event_targets(info, ninfo, &n);
-    call_t *c = PMIX_DEBUGGER_RELEASE == code && n > 0
-                    ? call_new(handle_release, source, NULL, 0, NULL)
-                    : NULL;
-    if (NULL != c && NULL != (c->procs = malloc(n * sizeof(*targets)))) {
+    call_t *c = PMIX_DEBUGGER_RELEASE == code ? call_new(handle_release, source, NULL, 0, NULL)
+                                              : NULL;
+    if (NULL != c && 0 == n) {
+        post(c);
+    } else if (NULL != c && NULL != (c->procs = malloc(n * sizeof(*targets)))) {
         memcpy(c->procs, targets, n * sizeof(*targets));
         c->nprocs = n;
         post(c);
@@ -629,6 +678,29 @@ static void raise_event(pmix_status_t code, const char *nspace, int status)
     PMIX_INFO_LOAD(&info[2], PMIX_EXIT_CODE, &status, PMIX_INT);
     if (PMIX_SUCCESS != PMIx_Notify_event(code, &dp.me, PMIX_RANGE_SESSION, info, 3, info_free,
                                           info)) {
+        PMIX_INFO_FREE(info, 3);
+    }
+}
+
+void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint)
+{
+    const char *nspace = daemon_jobs_nspace(dp.host.jobs, id);
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    if (!dp.up || NULL == nspace) {
+        return;
+    }
+    PMIX_LOAD_PROCID(&proc, nspace, rank);
+    PMIX_INFO_CREATE(info, 3);
+    if (NULL == info) {
+        return;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_BREAKPOINT, breakpoint, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[2], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    /* The server passes it to every tool (server/notify.c). */
+    if (PMIX_SUCCESS != PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &proc, PMIX_RANGE_RM, info, 3,
+                                          info_free, info)) {
         PMIX_INFO_FREE(info, 3);
     }
 }

@@ -134,13 +134,10 @@ static bool job_id(const char *who, const char *s)
 
 /* ---- submit ---------------------------------------------------------------- */
 
-static int submit_command(int argc, char **argv)
+/* Spawn `drover run argv[1...]` through the daemon; print the job's id.
+ * 0, or an exit status after a message. */
+static int spawn_run(const launcher_options_t *opts, int argc, char **argv)
 {
-    launcher_options_t opts;
-    int parsed = options_parse(argc, argv, &opts);
-    if (OPTIONS_RUN != parsed) {
-        return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
-    }
     char cwd[PATH_MAX];
     int rc = LAUNCHER_EXIT_FAILURE;
     if (NULL == getcwd(cwd, sizeof(cwd))) {
@@ -154,9 +151,10 @@ static int submit_command(int argc, char **argv)
         pmix_nspace_t nspace;
         PMIX_INFO_LOAD(&info, DROVER_SPAWN_RUN_ARGS, &args, PMIX_DATA_ARRAY);
         PMIX_APP_CONSTRUCT(&app);
-        /* Borrowed: given back before the destruct. */
-        app.cmd = opts.argv[0];
-        app.maxprocs = opts.nranks > 0 ? (int)opts.nranks : 1;
+        /* Borrowed: given back before the destruct. The daemon runs the
+         * arguments as typed; the app names the program or job file. */
+        app.cmd = NULL != opts->argv ? opts->argv[0] : (char *)opts->job;
+        app.maxprocs = opts->nranks > 0 ? (int)opts->nranks : 1;
         app.env = environ;
         app.cwd = cwd;
         pmix_status_t prc = PMIx_Spawn(&info, 1, &app, 1, nspace);
@@ -174,6 +172,22 @@ static int submit_command(int argc, char **argv)
                     PMIX_ERR_NOT_AVAILABLE == prc ? "it is stopping" : PMIx_Error_string(prc));
         }
         PMIx_tool_finalize();
+    }
+    return rc;
+}
+
+static int submit_command(int argc, char **argv)
+{
+    launcher_options_t opts;
+    int parsed = options_parse(argc, argv, &opts);
+    if (OPTIONS_RUN != parsed) {
+        return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
+    }
+    /* A job file is checked as drover run would (its located messages);
+     * the job's run reads it again when it starts. */
+    int rc = NULL != opts.job ? jobfile_apply(&opts) : 0;
+    if (0 == rc) {
+        rc = spawn_run(&opts, argc, argv);
     }
     options_release(&opts);
     return rc;
@@ -474,7 +488,7 @@ static int output_command(int argc, char **argv)
 
 const drover_command_t command_submit = {
     .name = "submit",
-    .usage = "-n N [run options] program",
+    .usage = "[run options] program | job.yml",
     .summary = "queue a job on the daemon; prints its id",
     .run = submit_command,
 };

@@ -1,48 +1,181 @@
 /*
- * debug.c - a run's side of PMIX_DEBUG_STOP_IN_INIT: ranks that wait in
- * PMIx_Init for a debugger, and their release.
+ * debug.c - debugger directives: a job's processes stopped in PMIx_Init,
+ *           at exec or where the application chooses, until a tool
+ *           releases them.
  *
  * Design notes:
- *  - A job told to stop (job->stop_in_init: a daemon's job spawned so by a
- *    tool) is registered with PMIX_DEBUG_STOP_IN_INIT true (jobinfo.c); its
- *    ranks then wait in PMIx_Init (client/debug.c).
- *  - A waiting rank says PMIX_READY_FOR_DEBUG to the host (host.c passes it
- *    here). Once a debugger has released the job (debug_release), every
- *    rank gets PMIX_DEBUGGER_RELEASE, and each that says it waits later
- *    gets it then: a release never overtakes a rank that is not yet
- *    listening for it.
+ *  - PMIX_DEBUG_STOP_IN_INIT, _ON_EXEC and _IN_APP come in a tool's spawn
+ *    job info (a bool, a rank or processes, as the standard allows) or
+ *    from --stop-in-init, --stop-on-exec and --stop-in-app (true). Each
+ *    is checked and kept with the job, and registered as job information:
+ *    the client library stops in PMIx_Init by itself, and an application
+ *    reads its own stop-in-app directive.
+ *  - Stop at exec: the child asks to be traced before execve, so the
+ *    kernel stops it with SIGTRAP once the new program is loaded. The
+ *    reaper then detaches with SIGSTOP (the process stays stopped, state
+ *    'T', for a debugger to attach by pid) and announces
+ *    PMIX_READY_FOR_DEBUG for it (breakpoint "exec"), which the server
+ *    passes to every tool. Another signal reaching it before exec is
+ *    handed on. The tracer is the thread that forked, the main thread,
+ *    which is also the one that reaps.
+ *  - PMIX_DEBUGGER_RELEASE from a tool continues the processes it names
+ *    (PMIX_EVENT_CUSTOM_RANGE, PMIX_EVENT_AFFECTED_PROC(S); all held ones
+ *    when it names none) that are held at exec; a debugger may as well
+ *    send SIGCONT itself. Processes in PMIx_Init or the application get
+ *    the event from the server.
+ *  - In a daemon's job the debugger is the daemon's tool: every
+ *    announcement goes to the daemon as well, and its releases come back
+ *    as this server's would (daemon_client.c).
  */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/ptrace.h>
+
+#include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
 
-/* PMIX_DEBUGGER_RELEASE to procs (a rank, or the job's wildcard). */
-static void release(launcher_t *run, const pmix_proc_t *procs)
+static const char *const debug_keys[] = {PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
+                                         PMIX_DEBUG_STOP_IN_APP};
+#define NKEYS (sizeof(debug_keys) / sizeof(debug_keys[0]))
+
+static bool is_debug_key(const pmix_info_t *info)
 {
+    for (size_t k = 0; k < NKEYS; k++) {
+        if (PMIX_CHECK_KEY(info, debug_keys[k])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+pmix_status_t debug_check(const pmix_info_t *info, size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        bool named;
+        if (is_debug_key(&info[i]) &&
+            PMIX_SUCCESS != directive_names_proc(&info[i].value, &(pmix_proc_t){0}, &named)) {
+            fprintf(stderr, LAUNCHER_NAME ": %s wants a bool, a rank or processes, not %s\n",
+                    info[i].key, PMIx_Data_type_string(info[i].value.type));
+            return PMIX_ERR_BAD_PARAM;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t debug_take(launcher_job_t *job, const pmix_info_t *info, size_t ninfo)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ninfo; i++) {
+        n += is_debug_key(&info[i]);
+    }
+    if (0 == n) {
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_CREATE(job->debug, n);
+    if (NULL == job->debug) {
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < ninfo; i++) {
+        if (is_debug_key(&info[i]) &&
+            PMIX_SUCCESS != PMIx_Info_xfer(&job->debug[job->ndebug++], &info[i])) {
+            return PMIX_ERR_NOMEM;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t debug_take_options(launcher_job_t *job, const launcher_options_t *opts)
+{
+    bool wanted[NKEYS] = {opts->stop_in_init, opts->stop_on_exec, opts->stop_in_app};
+    pmix_info_t info[NKEYS];
+    size_t n = 0;
+    for (size_t k = 0; k < NKEYS; k++) {
+        if (wanted[k]) {
+            PMIX_INFO_LOAD(&info[n++], debug_keys[k], NULL, PMIX_BOOL);
+        }
+    }
+    return debug_take(job, info, n);
+}
+
+bool debug_stops_at_exec(const launcher_job_t *job, unsigned rank)
+{
+    pmix_proc_t proc;
+    bool named = false;
+    PMIX_LOAD_PROCID(&proc, job->nspace, rank);
+    const pmix_value_t *v = directive_find(job->debug, job->ndebug, PMIX_DEBUG_STOP_ON_EXEC);
+    return NULL != v && PMIX_SUCCESS == directive_names_proc(v, &proc, &named) && named;
+}
+
+static void announce(launcher_t *run, const launcher_job_t *job, unsigned rank)
+{
+    pmix_proc_t proc;
     pmix_info_t *info;
-    pmix_data_array_t range = {.type = PMIX_PROC, .size = 1, .array = (void *)procs};
-
-    PMIX_INFO_CREATE(info, 1);
-    if (NULL != info) {
-        PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY);
-        host_raise(run, PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 1);
-    }
-}
-
-void debug_ready(launcher_t *run, const pmix_proc_t *proc)
-{
-    launcher_job_t *job;
-    if (NULL != job_find_proc(run, proc, &job) && job->released) {
-        release(run, proc);
-    }
-}
-
-void debug_release(launcher_t *run, launcher_job_t *job)
-{
-    pmix_proc_t all;
-    if (!job->stop_in_init || job->released) {
+    PMIX_LOAD_PROCID(&proc, job->nspace, rank);
+    PMIX_INFO_CREATE(info, 3);
+    if (NULL == info) {
         return;
     }
-    job->released = true;
-    PMIX_LOAD_PROCID(&all, job->nspace, PMIX_RANK_WILDCARD);
-    release(run, &all);
+    PMIX_INFO_LOAD(&info[0], PMIX_BREAKPOINT, "exec", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, NULL, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[2], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    daemon_client_ready(&proc, info, 3);
+    host_raise(run, PMIX_READY_FOR_DEBUG, &proc, PMIX_RANGE_RM, info, 3);
+}
+
+void debug_stopped(launcher_t *run, pid_t pid, int sig)
+{
+    for (unsigned j = 0; j < run->njobs; j++) {
+        launcher_job_t *job = run->jobs[j];
+        for (unsigned r = 0; r < job->nprocs; r++) {
+            launcher_proc_t *p = &job->procs[r];
+            if (!p->alive || p->pid != pid || !p->traced) {
+                continue;
+            }
+            if (SIGTRAP != sig) {
+                ptrace(PTRACE_CONT, pid, NULL, (void *)(long)sig);
+                return;
+            }
+            p->traced = false;
+            if (0 != ptrace(PTRACE_DETACH, pid, NULL, (void *)(long)SIGSTOP)) {
+                kill(pid, SIGKILL); /* cannot hold it: it must not run */
+                return;
+            }
+            p->held = true;
+            announce(run, job, r);
+            return;
+        }
+    }
+}
+
+/* Whether the release event's info names proc: every process list it
+ * carries must. */
+static bool release_names(const pmix_info_t *info, size_t ninfo, const pmix_proc_t *proc)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        bool named;
+        if ((PMIX_CHECK_KEY(&info[i], PMIX_EVENT_CUSTOM_RANGE) ||
+             PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) ||
+             PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS)) &&
+            (PMIX_SUCCESS != directive_names_proc(&info[i].value, proc, &named) || !named)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void debug_release(launcher_t *run, const pmix_info_t *info, size_t ninfo)
+{
+    for (unsigned j = 0; j < run->njobs; j++) {
+        launcher_job_t *job = run->jobs[j];
+        for (unsigned r = 0; r < job->nprocs; r++) {
+            pmix_proc_t proc;
+            PMIX_LOAD_PROCID(&proc, job->nspace, r);
+            if (job->procs[r].alive && job->procs[r].held && release_names(info, ninfo, &proc)) {
+                job->procs[r].held = false;
+                kill(job->procs[r].pid, SIGCONT);
+            }
+        }
+    }
 }

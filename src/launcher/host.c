@@ -364,29 +364,6 @@ static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
     return PMIX_SUCCESS;
 }
 
-static void handle_ready(launcher_t *run, request_t *r)
-{
-    debug_ready(run, &r->proc);
-    reply(r, PMIX_SUCCESS);
-}
-
-static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
-                                  pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
-                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
-{
-    if (PMIX_READY_FOR_DEBUG == code) {
-        /* A rank waits for a debugger (debug.c). */
-        request_t *r = request_new(handle_ready, source, cbdata);
-        if (NULL != r) {
-            r->op_cb = cbfunc;
-        }
-        return enqueue(r);
-    }
-    /* Every process of the run is this server's own client: the library
-     * has delivered the event already. */
-    cbfunc(PMIX_SUCCESS, cbdata);
-    return PMIX_SUCCESS;
-}
 
 /* ---- publish / lookup / unpublish ------------------------------------- */
 
@@ -421,6 +398,38 @@ static request_t *data_request(request_fn_t handle, const pmix_proc_t *proc, cha
         return NULL;
     }
     return r;
+}
+
+static void handle_release(launcher_t *run, request_t *r)
+{
+    debug_release(run, r->info, r->ninfo);
+    reply(r, PMIX_SUCCESS);
+}
+
+static void handle_ready(launcher_t *run, request_t *r)
+{
+    daemon_client_ready(&r->proc, r->info, r->ninfo);
+    reply(r, PMIX_SUCCESS);
+}
+
+static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
+                                  pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    /* Every process of the run is this server's own client: the library
+     * has delivered the event already. A debugger's release also
+     * continues the processes held at exec; a rank ready for a debugger
+     * is for the daemon's tools too when the run is a daemon's job. */
+    if (PMIX_DEBUGGER_RELEASE == code || PMIX_READY_FOR_DEBUG == code) {
+        request_t *r = data_request(PMIX_DEBUGGER_RELEASE == code ? handle_release : handle_ready,
+                                    source, NULL, info, ninfo, cbdata);
+        if (NULL != r) {
+            r->op_cb = cbfunc;
+            return enqueue(r);
+        }
+    }
+    cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
 }
 
 static pmix_status_t publish(const pmix_proc_t *proc, const pmix_info_t info[], size_t ninfo,

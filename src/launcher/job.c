@@ -203,6 +203,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
         .cgroup_dir = run->session.cgroup.dir_fd,
         .cgroup_procs = run->session.cgroup.procs_fd,
         .inherit_fd = pmi_fd,
+        .trace_exec = debug_stops_at_exec(job, r),
     };
     bool with_stdin = 0 == job->index && 0 == r;
     int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);
@@ -227,6 +228,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     }
     p->pid = pid;
     p->alive = true;
+    p->traced = child.trace_exec;
     job->nalive++;
     run->nalive++;
     run->nlaunched++;
@@ -324,8 +326,12 @@ void job_end_all(launcher_t *run, int sig)
         for (unsigned r = 0; r < job->nprocs; r++) {
             if (job->procs[r].alive) {
                 job->procs[r].terminating = true;
-                /* A process that left the group still gets the signal. */
+                /* A process that left the group still gets the signal;
+                 * one held for a debugger must run to take it. */
                 kill(job->procs[r].pid, sig);
+                if (job->procs[r].held) {
+                    kill(job->procs[r].pid, SIGCONT);
+                }
             }
         }
     }
@@ -444,6 +450,10 @@ void job_reap(launcher_t *run)
     int wstatus;
     pid_t pid;
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
+        if (WIFSTOPPED(wstatus)) {
+            debug_stopped(run, pid, WSTOPSIG(wstatus));
+            continue;
+        }
         if (!WIFEXITED(wstatus) && !WIFSIGNALED(wstatus)) {
             continue;
         }
@@ -490,6 +500,9 @@ void job_destroy(launcher_job_t *job)
         }
     }
     job_free_apps(job->apps, job->napps);
+    if (NULL != job->debug) {
+        PMIX_INFO_FREE(job->debug, job->ndebug);
+    }
     free(job->procs);
     mapping_release(&job->map);
     free(job->nsdir);

@@ -295,9 +295,11 @@ static pmix_status_t build(infolist_t *l, const launcher_job_t *job)
     if (NULL != run->opts->types_text) {
         add(l, DROVER_JOB_TYPES, run->opts->types_text, PMIX_STRING);
     }
-    if (job->stop_in_init) {
-        bool stop = true;
-        add(l, PMIX_DEBUG_STOP_IN_INIT, &stop, PMIX_BOOL);
+    for (size_t i = 0; i < job->ndebug; i++) {
+        pmix_info_t *d = slot(l);
+        if (NULL != d && PMIX_SUCCESS != PMIx_Info_xfer(d, &job->debug[i])) {
+            l->failed = true;
+        }
     }
     if (1 == job->napps) {
         add_u32(l, PMIX_APPNUM, 0);

@@ -38,6 +38,7 @@
 #include <string.h>
 #include <linux/sched.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -64,6 +65,23 @@ static size_t env_count(char *const *env)
         n++;
     }
     return n;
+}
+
+char *launch_read_text(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "re");
+    char *text = NULL;
+    size_t cap = 0;
+    ssize_t n = NULL == f ? -1 : getdelim(&text, &cap, '\0', f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    if (n < 0 || (size_t)n != strlen(text)) {
+        free(text);
+        return NULL;
+    }
+    *len = (size_t)n;
+    return text;
 }
 
 char **launch_copy_env(char *const *env)
@@ -330,6 +348,11 @@ static void child(const launch_child_t *c, bool in_cgroup)
     if (NULL != c->wdir && 0 != chdir(c->wdir)) {
         static const char msg[] = LAUNCHER_NAME ": cannot enter the working directory\n";
         (void)!write(2, msg, sizeof(msg) - 1);
+        _exit(LAUNCHER_EXIT_NOEXEC);
+    }
+    if (c->trace_exec && 0 != ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+        static const char no_trace[] = LAUNCHER_NAME ": cannot stop at exec: ptrace refused\n";
+        (void)!write(2, no_trace, sizeof(no_trace) - 1);
         _exit(LAUNCHER_EXIT_NOEXEC);
     }
     execve(c->path, c->argv, c->env);

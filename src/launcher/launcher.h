@@ -11,6 +11,7 @@
  *   run.c      the command itself: the steps of a run, in order; signals,
  *              --timeout and the exit status
  *   options.c  the command line
+ *   jobfile.c  YAML job files: MPMD apps and the options' settings
  *   mapping.c  hwloc: slots, where each process goes and what it is bound to
  *   limits.c   the open files a run needs, against RLIMIT_NOFILE
  *   session.c  the session directory, the process group of every job and
@@ -24,6 +25,8 @@
  *   pubsub.c   the publish/lookup store
  *   query.c    PMIx_Query_info answers about jobs and processes
  *   spawn.c    PMIx_Spawn: a new job from a client's apps
+ *   debug.c    debugger directives: ranks stopped in PMIx_Init, at exec or
+ *              in the application until a tool releases them
  *   slurm.c    inside a Slurm allocation of several nodes: srun --mpi=pmix
  *
  * Threads: everything runs in the main thread except the module functions
@@ -95,8 +98,14 @@ typedef struct launcher_options {
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
     bool daemon;              /* --daemon: run through the daemon */
+    bool stop_in_init;        /* --stop-in-init, --stop-on-exec, */
+    bool stop_on_exec;        /* --stop-in-app: debugger directives */
+    bool stop_in_app;         /* for every rank (debug.c) */
     const char *types;        /* --types FILE, or NULL */
     char *types_text;         /* its text, checked before anything starts */
+    const char *job;          /* the job file, or NULL (see jobfile.c) */
+    bool grace_given;         /* --grace was on the command line */
+    struct jobfile *jobfile;  /* what jobfile_apply read; owned */
 } launcher_options_t;
 
 /* Outcome of options_parse. */
@@ -112,6 +121,44 @@ void options_release(launcher_options_t *opts);
 
 /* The command-line name of a policy ("core", "none", ...). Static. */
 const char *options_policy_name(launcher_policy_t policy);
+
+/* LOCAL_RANK and NODE_RANK are uint16 in PMIx and every rank is local. */
+#define OPTIONS_MAX_RANKS 65535u
+
+/* The checks of the option values, shared with the job file: a number of
+ * ranks, seconds (above 0 unless zero_ok), a variable name of len bytes.
+ * False when the text is not acceptable. */
+bool options_ranks(const char *text, unsigned *nranks);
+bool options_seconds(const char *text, bool zero_ok, double *seconds);
+bool options_variable_name(const char *s, size_t len);
+
+/* A --map-by (map) or --bind-to policy: NULL, or the names it wants. */
+const char *options_policy(const char *text, bool map, launcher_policy_t *policy);
+
+/* ---- jobfile.c -------------------------------------------------------- */
+
+/* One app of a job file. */
+typedef struct jobfile_app {
+    char **argv;       /* program and arguments */
+    unsigned count;    /* its ranks */
+    char **env;        /* NAME=value: the job's env, then the app's */
+    char *wdir;        /* NULL: --wdir, else drover's working directory */
+} jobfile_app_t;
+
+typedef struct jobfile {
+    jobfile_app_t *apps;
+    unsigned napps;
+    char *types;       /* types: resolved against the file's directory */
+} jobfile_t;
+
+/* Read the job file opts->job into opts->jobfile and take from it every
+ * setting the command line did not give (-n N sets every app's count).
+ * Returns 0, or LAUNCHER_EXIT_FAILURE after one line per mistake on
+ * stderr: FILE:LINE:COL: error: KEY.PATH: message. */
+int jobfile_apply(launcher_options_t *opts);
+
+/* Accepts NULL. */
+void jobfile_free(jobfile_t *jf);
 
 /* ---- slurm.c ---------------------------------------------------------- */
 
@@ -310,6 +357,10 @@ const char *launch_getenv(char *const *env, const char *name);
 char **launch_copy_env(char *const *env);
 void launch_free_env(char **env);
 
+/* The whole text of the file at path (*len bytes), or NULL when it
+ * cannot be read or holds a NUL byte. Caller frees. */
+char *launch_read_text(const char *path, size_t *len);
+
 /* The directory of the libpmix.so.2 this process uses. Static; NULL if
  * unknown. */
 const char *launch_libpmix_dir(void);
@@ -337,6 +388,7 @@ typedef struct launch_child {
     size_t affinity_size;
     int inherit_fd;       /* > 2: a close-on-exec descriptor the program
                            * keeps (its PMI_FD) */
+    bool trace_exec;      /* stop at exec for a debugger (debug.c) */
 } launch_child_t;
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */
@@ -364,6 +416,8 @@ typedef struct launcher_proc {
     bool terminating;      /* SIGTERM sent: SIGKILL when the grace ends */
     int exit_code;         /* once reaped: status, or 128+signal */
     void *stream;          /* iof.c's */
+    bool traced;           /* to stop at exec: traced until it has */
+    bool held;             /* stopped at exec until a debugger releases it */
 } launcher_proc_t;
 
 struct launcher_job {
@@ -383,12 +437,12 @@ struct launcher_job {
     bool registered;                  /* register_nspace done */
     bool notify_completion;           /* tell the parent when it ends */
     bool preemptible;                 /* PMIX_JOB_CTRL_PREEMPTIBLE */
-    bool stop_in_init;                /* PMIX_DEBUG_STOP_IN_INIT (debug.c) */
-    bool released;                    /* ... and a debugger released it */
     int checkpoint_signal;            /* its declared checkpoint method:
                                        * this signal, or 0: the event */
     pmix_job_state_t state;
     int exit_code;                    /* first non-zero of its processes */
+    pmix_info_t *debug;               /* its debugger directives (debug.c) */
+    size_t ndebug;
 };
 
 /* Free an array of napps apps and what they own. Accepts NULL. */
@@ -444,6 +498,30 @@ void job_destroy(launcher_job_t *job);
  * it. */
 pmix_status_t jobinfo_register(launcher_job_t *job);
 
+/* ---- debug.c ---------------------------------------------------------- */
+
+/* Check the debugger directives among a spawn's job info (a bool, a rank
+ * or processes). PMIX_ERR_BAD_PARAM after a one-line message. */
+pmix_status_t debug_check(const pmix_info_t *info, size_t ninfo);
+
+/* Keep the (checked) debugger directives among info with job, to be
+ * registered as its job information. */
+pmix_status_t debug_take(launcher_job_t *job, const pmix_info_t *info, size_t ninfo);
+
+/* The same for the command line's --stop-* options. */
+pmix_status_t debug_take_options(launcher_job_t *job, const launcher_options_t *opts);
+
+/* Whether rank of job is to stop at exec. */
+bool debug_stops_at_exec(const launcher_job_t *job, unsigned rank);
+
+/* The reaper saw child pid stopped by sig: a traced process reaching exec
+ * is detached and held stopped, and announced ready for debug. */
+void debug_stopped(launcher_t *run, pid_t pid, int sig);
+
+/* A tool's PMIX_DEBUGGER_RELEASE (info: the event's): continue the held
+ * processes it names. */
+void debug_release(launcher_t *run, const pmix_info_t *info, size_t ninfo);
+
 /* ---- host.c ----------------------------------------------------------- */
 
 /* Start the server library with drover's module. Returns PMIX_SUCCESS or
@@ -471,14 +549,11 @@ pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t 
  * failure. The caller frees it with that type's free macro. */
 void *host_copy_array(const void *src, size_t n, pmix_data_type_t type);
 
-/* ---- debug.c ---------------------------------------------------------- */
+/* ---- daemon_client.c --------------------------------------------------- */
 
-/* proc waits in PMIx_Init (PMIX_READY_FOR_DEBUG): released at once if its
- * job already is. */
-void debug_ready(launcher_t *run, const pmix_proc_t *proc);
-
-/* A debugger releases job's ranks stopped in PMIx_Init (once). */
-void debug_release(launcher_t *run, launcher_job_t *job);
+/* In a daemon's job: pass proc's PMIX_READY_FOR_DEBUG (its info: the
+ * breakpoint) to the daemon, whose tools are the debuggers. */
+void daemon_client_ready(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo);
 
 /* ---- control.c -------------------------------------------------------- */
 

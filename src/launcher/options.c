@@ -9,6 +9,9 @@
  *  - Options come first; the first word that is not an option (or the word
  *    after "--") is the program, and everything after it belongs to the
  *    program, options-looking words included.
+ *  - A job file instead of a program: --job FILE, or a single last word
+ *    ending in .yml or .yaml (not after "--", which keeps it a program).
+ *    Reading it is jobfile.c's.
  *  - Long options take their value as "--name value" or "--name=value";
  *    short ones as "-n value". The spellings mpirun users type (-np) are
  *    accepted as well.
@@ -25,8 +28,6 @@
 
 #include "launcher.h"
 
-/* LOCAL_RANK and NODE_RANK are uint16 in PMIx and every rank is local. */
-#define MAX_RANKS 65535u
 /* Long enough for any job; keeps timer arithmetic far from overflow. */
 #define MAX_SECONDS 1e7
 #define DEFAULT_GRACE 5.0
@@ -53,32 +54,49 @@ static void complain(const char *fmt, ...)
     va_end(ap);
 }
 
-static int set_nranks(launcher_options_t *opts, const char *name, const char *value)
+bool options_ranks(const char *value, unsigned *nranks)
 {
     char *end;
     errno = 0;
     unsigned long n = strtoul(value, &end, 10);
     if (!isdigit((unsigned char)value[0]) || '\0' != *end || 0 != errno || 0 == n ||
-        n > MAX_RANKS) {
-        complain("%s wants a number of ranks from 1 to %u, not '%s'", name, MAX_RANKS, value);
+        n > OPTIONS_MAX_RANKS) {
+        return false;
+    }
+    *nranks = (unsigned)n;
+    return true;
+}
+
+static int set_nranks(launcher_options_t *opts, const char *name, const char *value)
+{
+    if (!options_ranks(value, &opts->nranks)) {
+        complain("%s wants a number of ranks from 1 to %u, not '%s'", name, OPTIONS_MAX_RANKS,
+                 value);
         return -1;
     }
-    opts->nranks = (unsigned)n;
     return 0;
 }
 
-static int set_seconds(double *dest, const char *name, const char *value, bool zero_ok)
+bool options_seconds(const char *value, bool zero_ok, double *seconds)
 {
     char *end;
     errno = 0;
     double s = strtod(value, &end);
     if (end == value || '\0' != *end || 0 != errno || !isfinite(s) || s < 0 ||
         s > MAX_SECONDS || (!zero_ok && 0 == s)) {
+        return false;
+    }
+    *seconds = s;
+    return true;
+}
+
+static int set_seconds(double *dest, const char *name, const char *value, bool zero_ok)
+{
+    if (!options_seconds(value, zero_ok, dest)) {
         complain("%s wants a number of seconds%s, not '%s'", name,
                  zero_ok ? "" : " above 0", value);
         return -1;
     }
-    *dest = s;
     return 0;
 }
 
@@ -89,10 +107,11 @@ static int set_timeout(launcher_options_t *opts, const char *name, const char *v
 
 static int set_grace(launcher_options_t *opts, const char *name, const char *value)
 {
+    opts->grace_given = true;
     return set_seconds(&opts->grace, name, value, true);
 }
 
-static bool valid_variable_name(const char *s, size_t len)
+bool options_variable_name(const char *s, size_t len)
 {
     if (0 == len || isdigit((unsigned char)s[0])) {
         return false;
@@ -109,7 +128,7 @@ static int set_export(launcher_options_t *opts, const char *name, const char *va
 {
     const char *eq = strchr(value, '=');
     size_t len = NULL == eq ? strlen(value) : (size_t)(eq - value);
-    if (!valid_variable_name(value, len)) {
+    if (!options_variable_name(value, len)) {
         complain("%s wants VAR or VAR=value with a valid variable name, not '%s'", name, value);
         return -1;
     }
@@ -163,9 +182,26 @@ static int set_no_lib_path(launcher_options_t *opts, const char *name, const cha
     return 0;
 }
 
+/* --stop-in-init, --stop-on-exec and --stop-in-app (name is the spelling
+ * given, without a value). */
+static int set_stop(launcher_options_t *opts, const char *name, const char *value)
+{
+    bool *flag = 0 == strcmp(name, "--stop-in-init")   ? &opts->stop_in_init
+                 : 0 == strcmp(name, "--stop-on-exec") ? &opts->stop_on_exec
+                                                       : &opts->stop_in_app;
+    *flag = true;
+    return 0;
+}
+
 static int set_types(launcher_options_t *opts, const char *name, const char *value)
 {
     opts->types = value;
+    return 0;
+}
+
+static int set_job(launcher_options_t *opts, const char *name, const char *value)
+{
+    opts->job = value;
     return 0;
 }
 
@@ -196,18 +232,25 @@ const char *options_policy_name(launcher_policy_t policy)
     return "default";
 }
 
-static int set_policy(launcher_policy_t *dest, bool map, const char *name, const char *value)
+const char *options_policy(const char *value, bool map, launcher_policy_t *dest)
 {
     for (size_t i = 0; i < NPOLICIES; i++) {
         if ((map ? policies[i].map : policies[i].bind) && 0 == strcmp(value, policies[i].name)) {
             *dest = policies[i].policy;
-            return 0;
+            return NULL;
         }
     }
-    complain("%s wants %s, not '%s'", name,
-             map ? "slot, core, hwthread, numa or socket" : "none, core, hwthread, numa or socket",
-             value);
-    return -1;
+    return map ? "slot, core, hwthread, numa or socket" : "none, core, hwthread, numa or socket";
+}
+
+static int set_policy(launcher_policy_t *dest, bool map, const char *name, const char *value)
+{
+    const char *wanted = options_policy(value, map, dest);
+    if (NULL != wanted) {
+        complain("%s wants %s, not '%s'", name, wanted, value);
+        return -1;
+    }
+    return 0;
 }
 
 static int set_map_by(launcher_options_t *opts, const char *name, const char *value)
@@ -237,11 +280,19 @@ static const option_spec_t specs[] = {
      "                            or none when oversubscribed)"},
     {{"--oversubscribe"}, NULL, set_oversubscribe, "allow more ranks than slots"},
     {{"--types"}, "FILE", set_types, "declare FILE's YAML datatypes in every rank"},
+    {{"--job"}, "FILE", set_job,
+     "run the YAML job file FILE (also: a last word ending in .yml or .yaml)"},
     {{"--use-hwthread-cpus"}, NULL, set_hwthreads,
      "count hardware threads, not cores, as slots"},
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
+    {{"--stop-in-init"}, NULL, set_stop,
+     "stop every rank in PMIx_Init until a debugger releases it"},
+    {{"--stop-on-exec"}, NULL, set_stop,
+     "stop every rank at exec (state T) until a debugger releases it"},
+    {{"--stop-in-app"}, NULL, set_stop,
+     "tell the ranks to stop where they choose until a debugger releases them"},
     {{"--daemon"}, NULL, set_daemon,
      "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
@@ -263,7 +314,8 @@ static const option_spec_t *find_spec(const char *name, size_t len)
 
 static void print_help(void)
 {
-    printf("usage: drover run -n N [options] [--] program [arguments]\n\n"
+    printf("usage: drover run -n N [options] [--] program [arguments]\n"
+           "       drover run [options] job.yml\n\n"
            "Start N ranks of program on this node under drover's PMIx server and\n"
            "forward their output. The exit status is the first non-zero status of\n"
            "any rank (128+signal for a rank killed by a signal).\n\noptions:\n");
@@ -281,6 +333,14 @@ static void print_help(void)
     }
 }
 
+/* The word names a job file: it ends in .yml or .yaml. */
+static bool is_job_file(const char *word)
+{
+    size_t len = strlen(word);
+    return (len > 4 && 0 == strcmp(word + len - 4, ".yml")) ||
+           (len > 5 && 0 == strcmp(word + len - 5, ".yaml"));
+}
+
 int options_parse(int argc, char **argv, launcher_options_t *opts)
 {
     *opts = (launcher_options_t){
@@ -289,9 +349,11 @@ int options_parse(int argc, char **argv, launcher_options_t *opts)
         .bind_to = POLICY_DEFAULT,
     };
     int i = 1;
+    bool after_dashes = false;
     while (i < argc) {
         const char *word = argv[i];
         if (0 == strcmp(word, "--")) {
+            after_dashes = true;
             i++;
             break;
         }
@@ -331,6 +393,16 @@ int options_parse(int argc, char **argv, launcher_options_t *opts)
         }
         i++;
     }
+    if (NULL == opts->job && i == argc - 1 && !after_dashes && is_job_file(argv[i])) {
+        opts->job = argv[i++];
+    }
+    if (NULL != opts->job) {
+        if (i < argc) {
+            complain("a job file takes no program ('%s')", argv[i]);
+            goto fail;
+        }
+        return OPTIONS_RUN;
+    }
     if (0 == opts->nranks) {
         complain("the number of ranks is required (-n N)");
         goto fail;
@@ -349,6 +421,8 @@ fail:
 
 void options_release(launcher_options_t *opts)
 {
+    jobfile_free(opts->jobfile);
+    opts->jobfile = NULL;
     free(opts->types_text);
     opts->types_text = NULL;
     free(opts->exports);

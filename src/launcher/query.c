@@ -11,7 +11,7 @@
  *    preemptible (PMIX_JOB_CTRL_PREEMPTIBLE), each live job's namespace and
  *    command line (PMIX_QUERY_NAMESPACE_INFO), and the spawn and debugger
  *    attributes drover honours (PMIX_QUERY_SPAWN_SUPPORT: those spawn.c
- *    reads; PMIX_QUERY_DEBUG_SUPPORT: none, so an empty list).
+ *    reads; PMIX_QUERY_DEBUG_SUPPORT: the stop directives).
  *  - A query names its job with the PMIX_NSPACE qualifier; without it, the
  *    requester's own job is meant.
  *  - Every key of every query gets one result info named by that key. All
@@ -129,10 +129,10 @@ static char *namespaces(const launcher_t *run)
 }
 
 /* The spawn attributes spawn.c honours, as PMIX_QUERY_SPAWN_SUPPORT
- * lists them (keys, comma-separated). The debugger attributes it honours:
- * none (no stop-in-init, stop-on-exec or debugger daemons). */
+ * lists them (keys, comma-separated). The debugger attributes it honours
+ * (debug.c; no debugger daemons). */
 #define SPAWN_SUPPORT PMIX_WDIR "," PMIX_NOTIFY_COMPLETION "," PMIX_TIMEOUT
-#define DEBUG_SUPPORT ""
+#define DEBUG_SUPPORT PMIX_DEBUG_STOP_IN_INIT "," PMIX_DEBUG_STOP_IN_APP "," PMIX_DEBUG_STOP_ON_EXEC
 
 /* A job's command line: each app's argv joined by spaces, apps separated
  * by " : " as on drover's own command line. NULL when out of memory. */

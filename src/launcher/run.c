@@ -142,31 +142,84 @@ static void ensure_std_fds(void)
     }
 }
 
-/* The first job's one app, from the command line. Returns 0 or an exit
- * status after a message. */
-static int command_line_app(launcher_t *run, launcher_app_t *app)
+/* Does a -x of the command line set the variable name (len bytes)? */
+static bool exported(const launcher_options_t *opts, const char *name, size_t len)
 {
-    const launcher_options_t *opts = run->opts;
+    for (size_t i = 0; i < opts->nexports; i++) {
+        if (0 == strncmp(opts->exports[i], name, len) &&
+            ('=' == opts->exports[i][len] || '\0' == opts->exports[i][len])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One app of the first job: nprocs of argv in wdir, with a job file's
+ * variables (file_env, NULL: none) under the command line's -x. Returns 0
+ * or an exit status after a message. */
+static int make_app(launcher_t *run, launcher_app_t *app, char *const *argv, unsigned nprocs,
+                    const char *wdir, char *const *file_env)
+{
     struct stat st;
-    if (NULL != opts->wdir && (0 != stat(opts->wdir, &st) || !S_ISDIR(st.st_mode))) {
-        fprintf(stderr, LAUNCHER_NAME ": --wdir %s: %s\n", opts->wdir,
-                0 != errno && ENOENT == errno ? "no such directory" : "not a directory");
+    int bad = NULL == wdir ? 0 : 0 != stat(wdir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    if (0 != bad) {
+        fprintf(stderr, LAUNCHER_NAME ": --wdir %s: %s\n", wdir,
+                ENOENT == bad ? "no such directory" : "not a directory");
         return LAUNCHER_EXIT_FAILURE;
     }
-    app->nprocs = opts->nranks;
-    app->argv = launch_copy_env(opts->argv);
+    app->nprocs = nprocs;
+    app->argv = launch_copy_env(argv);
     app->env = launch_copy_env(run->base_env);
     if (NULL == app->argv || NULL == app->env ||
-        (NULL != opts->wdir && NULL == (app->wdir = strdup(opts->wdir)))) {
+        (NULL != wdir && NULL == (app->wdir = strdup(wdir)))) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         return LAUNCHER_EXIT_FAILURE;
     }
+    for (char *const *e = file_env; NULL != e && NULL != *e; e++) {
+        size_t len = strcspn(*e, "=");
+        char *name = strndup(*e, len);
+        char **grown = NULL == name || exported(run->opts, *e, len)
+                           ? app->env
+                           : launch_setenv(app->env, name, *e + len + 1);
+        free(name);
+        if (NULL == grown) {
+            fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+            return LAUNCHER_EXIT_FAILURE;
+        }
+        app->env = grown;
+    }
     const char *why;
-    int rc = launch_resolve(opts->argv[0], app->env, opts->wdir, &app->program, &why);
+    int rc = launch_resolve(argv[0], app->env, wdir, &app->program, &why);
     if (0 != rc) {
-        fprintf(stderr, LAUNCHER_NAME ": cannot run '%s': %s\n", opts->argv[0], why);
+        fprintf(stderr, LAUNCHER_NAME ": cannot run '%s': %s\n", argv[0], why);
     }
     return rc;
+}
+
+/* The first job's apps: the job file's (MPMD: ranks of app 0, then of
+ * app 1, ...), or the command line's one. Returns 0 with *apps (napps of
+ * them), or an exit status after a message. */
+static int first_apps(launcher_t *run, launcher_app_t **apps, unsigned *napps)
+{
+    const launcher_options_t *opts = run->opts;
+    const jobfile_t *jf = opts->jobfile;
+    *napps = NULL != jf ? jf->napps : 1;
+    *apps = calloc(*napps, sizeof(**apps));
+    if (NULL == *apps) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    int status = 0;
+    for (unsigned a = 0; a < *napps && 0 == status; a++) {
+        if (NULL == jf) {
+            status = make_app(run, &(*apps)[a], opts->argv, opts->nranks, opts->wdir, NULL);
+        } else {
+            const jobfile_app_t *ja = &jf->apps[a];
+            status = make_app(run, &(*apps)[a], ja->argv, ja->count,
+                              NULL != opts->wdir ? opts->wdir : ja->wdir, ja->env);
+        }
+    }
+    return status;
 }
 
 /* Watch sig. A forwarded signal drover was started ignoring (nohup, a
@@ -185,19 +238,18 @@ static int execute(launcher_t *run)
 {
     static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
     struct event *signals[4] = {NULL}, *timeout = NULL;
-    launcher_app_t *app = calloc(1, sizeof(*app));
-    int status = LAUNCHER_EXIT_FAILURE;
-    if (NULL == app || NULL == (run->base_env = launch_base_env(run->opts))) {
+    launcher_app_t *apps = NULL;
+    unsigned napps = 0;
+    if (NULL == (run->base_env = launch_base_env(run->opts))) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
-        free(app);
         return LAUNCHER_EXIT_FAILURE;
     }
-    status = command_line_app(run, app);
-    if (0 == status && PMIX_SUCCESS != limits_fit(app->nprocs, 0)) {
+    int status = first_apps(run, &apps, &napps);
+    if (0 == status && PMIX_SUCCESS != limits_fit(run->opts->nranks, 0)) {
         status = LAUNCHER_EXIT_FAILURE;
     }
     if (0 != status) {
-        job_free_apps(app, 1);
+        job_free_apps(apps, napps);
         return status;
     }
     if (0 != (status = mapping_load(&run->topo, run->opts->use_hwthreads))) {
@@ -209,11 +261,10 @@ static int execute(launcher_t *run)
         return status;
     }
     run->openmpi_shm = openmpi_shm_dir(&run->session);
-    launcher_job_t *first = job_create(run, app, 1, NULL);
-    if (NULL == first) {
+    launcher_job_t *first = job_create(run, apps, napps, NULL);
+    if (NULL == first || PMIX_SUCCESS != debug_take_options(first, run->opts)) {
         return LAUNCHER_EXIT_FAILURE;
     }
-    first->stop_in_init = daemon_client_stops();
     if (PMIX_SUCCESS != mapping_place(&first->map, &run->topo, run->opts, first->nprocs, 0,
                                       "the job")) {
         return LAUNCHER_EXIT_FAILURE;
@@ -314,18 +365,14 @@ static void teardown(launcher_t *run)
  * that was checked. */
 static int types_check(launcher_options_t *opts)
 {
-    FILE *f = fopen(opts->types, "re");
-    size_t cap = 0;
-    ssize_t len = NULL == f ? -1 : getdelim(&opts->types_text, &cap, '\0', f);
-    if (NULL != f) {
-        fclose(f);
-    }
-    if (len < 0 || (size_t)len != strlen(opts->types_text)) {
+    size_t len = 0;
+    opts->types_text = launch_read_text(opts->types, &len);
+    if (NULL == opts->types_text) {
         fprintf(stderr, "drover: --types %s: cannot read it as text\n", opts->types);
         return -1;
     }
     char *errors = NULL;
-    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len,
+    pmix_status_t rc = drover_types_load_string(opts->types, opts->types_text, len,
                                                 DROVER_TYPES_CHECK_ONLY, &errors);
     if (NULL != errors) {
         fputs(errors, stderr);
@@ -336,8 +383,7 @@ static int types_check(launcher_options_t *opts)
         return -1;
     }
     /* The server stores and forwards the ranks' values of these types. */
-    rc = drover_types_load_string(opts->types, opts->types_text, (size_t)len, DROVER_TYPES_RELAY,
-                                  NULL);
+    rc = drover_types_load_string(opts->types, opts->types_text, len, DROVER_TYPES_RELAY, NULL);
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, "drover: --types %s: %s\n", opts->types, PMIx_Error_string(rc));
         return -1;
@@ -352,6 +398,10 @@ static int run_command(int argc, char **argv)
     if (OPTIONS_RUN != parsed) {
         return OPTIONS_HELP == parsed ? 0 : LAUNCHER_EXIT_USAGE;
     }
+    if (NULL != opts.job && 0 != jobfile_apply(&opts)) {
+        options_release(&opts);
+        return LAUNCHER_EXIT_FAILURE;
+    }
     if (daemon_client_wanted(opts.daemon)) {
         options_release(&opts);
         return daemon_client_run(argc, argv);
@@ -362,6 +412,12 @@ static int run_command(int argc, char **argv)
         return LAUNCHER_EXIT_FAILURE;
     }
     unsigned nodes = slurm_allocation_nodes();
+    if (nodes > 1 && NULL != opts.job) {
+        fprintf(stderr, LAUNCHER_NAME ": %s: a job file runs on this node only, not across the "
+                "Slurm allocation's %u nodes (DROVER_SLURM=0 runs it here)\n", opts.job, nodes);
+        options_release(&opts);
+        return LAUNCHER_EXIT_FAILURE;
+    }
     if (nodes > 1) {
         int status = slurm_run(&opts, nodes);
         options_release(&opts);
@@ -386,7 +442,7 @@ static int run_command(int argc, char **argv)
 
 const drover_command_t command_run = {
     .name = "run",
-    .usage = "-n N [options] [--] program [args]",
+    .usage = "-n N [options] program | job.yml",
     .summary = "run N processes of a program under drover's PMIx server",
     .run = run_command,
 };

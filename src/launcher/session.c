@@ -2,10 +2,11 @@
  * session.c - the session directory, the process group and the anchor.
  *
  * Design notes:
- *  - One session directory per run, mkdtemp'd under $TMPDIR (or /tmp),
- *    mode 0700. The server library makes its socket directory inside it
- *    (PMIX_SERVER_TMPDIR) and every job's PMIX_TMPDIR, NSDIR and PROCDIRs
- *    live in it, so removing one tree removes everything a run wrote. It
+ *  - One session directory per run, mkdtemp'd under $TMPDIR (else
+ *    /dev/shm, else /tmp), mode 0700. The server library makes its socket
+ *    directory inside it (PMIX_SERVER_TMPDIR) and every job's PMIX_TMPDIR,
+ *    NSDIR and PROCDIRs live in it, so removing one tree removes
+ *    everything a run wrote. It
  *    is removed through descriptors of it and of its parent kept from its
  *    creation, never by its path, which may lead elsewhere by then.
  *  - Every process of every job joins one process group, led by the
@@ -298,8 +299,9 @@ char *session_shm_mkdir(const launcher_session_t *s, const char *suffix)
 }
 
 /* Make the session directory under tmp and keep descriptors of it and of
- * tmp, by which it is removed (the path may lead elsewhere by then). */
-static int make_session_dir(launcher_session_t *s, const char *tmp)
+ * tmp, by which it is removed (the path may lead elsewhere by then). Where
+ * tmp will not do, says why unless quiet. */
+static int make_session_dir(launcher_session_t *s, const char *tmp, bool quiet)
 {
     if (asprintf(&s->dir, "%s/drover.%d.XXXXXX", tmp, (int)getpid()) < 0) {
         s->dir = NULL;
@@ -308,8 +310,14 @@ static int make_session_dir(launcher_session_t *s, const char *tmp)
     }
     s->tmp_fd = open(tmp, O_PATH | O_DIRECTORY | O_CLOEXEC);
     if (s->tmp_fd < 0 || NULL == mkdtemp(s->dir)) {
-        fprintf(stderr, LAUNCHER_NAME ": cannot create a session directory in %s: %s\n", tmp,
-                strerror(errno));
+        if (!quiet) {
+            fprintf(stderr, LAUNCHER_NAME ": cannot create a session directory in %s: %s\n",
+                    tmp, strerror(errno));
+        }
+        if (s->tmp_fd >= 0) {
+            close(s->tmp_fd);
+            s->tmp_fd = -1;
+        }
         free(s->dir);
         s->dir = NULL;
         return -1;
@@ -325,13 +333,28 @@ static int make_session_dir(launcher_session_t *s, const char *tmp)
     return 0;
 }
 
+/* $TMPDIR, else /dev/shm, else /tmp. /dev/shm is a tmpfs, where making
+ * and removing a directory takes microseconds; on a disk that other work
+ * keeps busy each can take milliseconds (ext4 waits for its journal), and
+ * a launch makes a directory per rank. */
+static int make_session_dir_somewhere(launcher_session_t *s)
+{
+    const char *tmp = getenv("TMPDIR");
+    if (NULL != tmp && '\0' != tmp[0]) {
+        return make_session_dir(s, tmp, false);
+    }
+    if (0 == make_session_dir(s, SHM_DIR, true)) {
+        return 0;
+    }
+    if (NULL != s->dir) {
+        return -1; /* made, then replaced: said already */
+    }
+    return make_session_dir(s, "/tmp", false);
+}
+
 int session_create(launcher_session_t *s, double grace)
 {
     *s = SESSION_NONE;
-    const char *tmp = getenv("TMPDIR");
-    if (NULL == tmp || '\0' == tmp[0]) {
-        tmp = "/tmp";
-    }
     uint64_t random;
     if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot get random bytes: %s\n", strerror(errno));
@@ -346,7 +369,7 @@ int session_create(launcher_session_t *s, double grace)
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         goto fail;
     }
-    if (0 != make_session_dir(s, tmp)) {
+    if (0 != make_session_dir_somewhere(s)) {
         goto fail;
     }
     /* Without /dev/shm there are no segments to remove. */

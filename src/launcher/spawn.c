@@ -20,6 +20,8 @@
  *    elsewhere than asked would be wrong.
  *  - More processes than free slots is refused (PMIX_ERR_OUT_OF_RESOURCE)
  *    unless drover runs with --oversubscribe, as for the first job.
+ *  - Debugger directives among the job info (PMIX_DEBUG_STOP_*) are
+ *    checked before anything is made and kept with the job (debug.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,13 +118,14 @@ void spawn_job(launcher_t *run, const pmix_proc_t *requestor, const pmix_info_t 
         cbfunc(PMIX_ERR_NOT_AVAILABLE, NULL, cbdata);
         return;
     }
-    launcher_app_t *converted = calloc(napps, sizeof(*converted));
+    pmix_status_t rc = debug_check(job_info, ninfo);
+    launcher_app_t *converted = PMIX_SUCCESS == rc ? calloc(napps, sizeof(*converted)) : NULL;
     if (NULL == converted) {
-        cbfunc(PMIX_ERR_NOMEM, NULL, cbdata);
+        cbfunc(PMIX_SUCCESS == rc ? PMIX_ERR_NOMEM : rc, NULL, cbdata);
         return;
     }
     for (size_t a = 0; a < napps; a++) {
-        pmix_status_t rc = convert(run, &apps[a], job_info, ninfo, &converted[a]);
+        rc = convert(run, &apps[a], job_info, ninfo, &converted[a]);
         if (PMIX_SUCCESS != rc) {
             job_free_apps(converted, napps);
             cbfunc(rc, NULL, cbdata);
@@ -139,6 +142,11 @@ void spawn_job(launcher_t *run, const pmix_proc_t *requestor, const pmix_info_t 
             job->notify_completion = PMIX_INFO_TRUE(&job_info[i]);
         }
     }
-    pmix_status_t rc = job_start(job);
+    rc = debug_take(job, job_info, ninfo);
+    if (PMIX_SUCCESS == rc) {
+        rc = job_start(job);
+    } else {
+        job->state = PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
+    }
     cbfunc(rc, PMIX_SUCCESS == rc ? job->nspace : NULL, cbdata);
 }

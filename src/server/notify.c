@@ -8,8 +8,12 @@
  *    client runs its own handlers, so the server keeps no registrations.
  *  - Ranges: PMIX_RANGE_PROC_LOCAL stays with the source; NAMESPACE
  *    reaches the source's job; CUSTOM the processes listed in
- *    PMIX_EVENT_CUSTOM_RANGE; RM the host alone; every other range all
+ *    PMIX_EVENT_CUSTOM_RANGE; RM only the host; every other range all
  *    local clients.
+ *  - PMIX_READY_FOR_DEBUG (a process stopped for a debugger, announced by
+ *    the process or by the host) also reaches every connected tool,
+ *    whatever its range: the debugger is a tool, and the process cannot
+ *    know which.
  *  - The source of a client's event is not sent its own event back: its
  *    library already ran its own handlers.
  */
@@ -63,7 +67,7 @@ static bool in_range(const pmix_proc_t *target, const pmix_proc_t *source,
     case PMIX_RANGE_CUSTOM:
         return in_list(custom, ncustom, target);
     case PMIX_RANGE_RM:
-        return false; /* for the host alone */
+        return false;
     default:
         return true;
     }
@@ -85,7 +89,8 @@ void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_ran
     }
     for (server_peer_t *p = peer_first(); NULL != p; p = p->next) {
         if (p != skip && (NULL != p->client || p->tool) && !p->direct &&
-            in_range(&p->proc, source, range, custom, ncustom)) {
+            (in_range(&p->proc, source, range, custom, ncustom) ||
+             (PMIX_READY_FOR_DEBUG == code && p->tool))) {
             peer_send(p, PROTOCOL_EVENT, &event);
         }
     }
@@ -122,7 +127,9 @@ void notify_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *paylo
     /* A client speaks for itself only. */
     source = peer->proc;
     notify_deliver(code, &source, range, info, ninfo, peer);
-    if (beyond_node(range) && NULL != server.host.notify_event) {
+    /* The host may hold processes for a debugger (stopped at exec). */
+    if ((beyond_node(range) || PMIX_DEBUGGER_RELEASE == code) &&
+        NULL != server.host.notify_event) {
         rc = server.host.notify_event(code, &source, range, info, ninfo, host_done, NULL);
     }
     peer_reply(peer, PROTOCOL_NOTIFY, tag, PMIX_SUCCESS, NULL);

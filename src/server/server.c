@@ -76,9 +76,15 @@ static void run_sync_call(void *p)
     pmix_status_t status = call->fn(call->arg);
     pthread_mutex_lock(&call->lock);
     call->status = status;
-    call->done = true;
+    __atomic_store_n(&call->done, true, __ATOMIC_RELEASE);
     pthread_cond_signal(&call->cond);
     pthread_mutex_unlock(&call->lock);
+}
+
+static bool sync_call_done(void *arg)
+{
+    const sync_call_t *call = arg;
+    return __atomic_load_n(&call->done, __ATOMIC_ACQUIRE);
 }
 
 pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg)
@@ -92,6 +98,11 @@ pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg)
     if (PMIX_SUCCESS != rc) {
         return rc;
     }
+    /* Most calls take microseconds, and the loop is often awake (it polls
+     * before sleeping): a launch makes one such call per rank, and
+     * sleeping here would cost a wake-up each. The lock is still taken
+     * before the call is released, so its poster is done with it. */
+    spin_until(sync_call_done, &call, SPIN_BEFORE_SLEEP_NS);
     pthread_mutex_lock(&call.lock);
     while (!call.done) {
         pthread_cond_wait(&call.cond, &call.lock);

@@ -4,10 +4,13 @@
  *
  * Design notes:
  *  - Each builds the tree a struct of the same blocks would give: a tuple
- *    whose elements are the non-empty blocks at their byte displacements
- *    (a block of one old element is that element, a longer one an array),
- *    with the end of the last block as buffersize (MPI's extent with lb
- *    0; no alignment padding, as Open MPI and MPICH). Declared through
+ *    whose elements are the non-empty blocks (a block of one old element
+ *    is that element, a longer one an array), with MPI's bounds: lb the
+ *    lowest byte of a block (+lb, may be negative), extent up to the
+ *    highest (no alignment padding, as Open MPI and MPICH), each block at
+ *    its byte displacement + old lb - lb in memory. A call with no data
+ *    is an empty type (size and extent 0) that holds one array of 0 old
+ *    elements, so decoding still knows old. Declared through
  *    types_declare_tree, it is checked, laid out and registered as any
  *    type, so overlapping blocks are refused as overlapping record members.
  *  - The call itself is kept as the attribute +constructor ("vector 3 2 4",
@@ -128,7 +131,7 @@ static bool parse(const char *text, blocks_t *b)
     }
     char *end;
     long n = strtol(text + used, &end, 10);
-    if (0 == b->combiner || n < 1 || n > TYPES_MAX_BLOCKS) {
+    if (0 == b->combiner || n < 0 || n > TYPES_MAX_BLOCKS) {
         return false;
     }
     arity(b->combiner, (int)n, &b->ni, &b->na);
@@ -171,11 +174,11 @@ void blocks_free(blocks_t *b)
     b->addrs = NULL;
 }
 
-/* Whether element m of a block tuple is len old elements at disp. */
-static bool element_is(const tnode_t *m, pmix_data_type_t old, int64_t disp, int64_t len)
+/* Whether element m of a block tuple is len old elements at offset off. */
+static bool element_is(const tnode_t *m, pmix_data_type_t old, int64_t off, int64_t len)
 {
     const tnode_t *t = m->child[0];
-    if ((int64_t)m->off != disp) {
+    if ((int64_t)m->off != off) {
         return false;
     }
     if (1 == len) {
@@ -185,33 +188,58 @@ static bool element_is(const tnode_t *m, pmix_data_type_t old, int64_t disp, int
            len == t->child[0]->n && leaf_id(t->child[1]) == old;
 }
 
+/* MPI's bounds of call b on an old type of extent ext and lower bound
+ * old_lb: [*lb, *ub) over its non-empty blocks (0, 0 when none); false on
+ * a bad length or overflow. */
+static bool bounds(const blocks_t *b, size_t ext, int64_t old_lb, int64_t *lb, int64_t *ub)
+{
+    int64_t disp, len, bytes, lo;
+    *lb = INT64_MAX;
+    *ub = INT64_MIN;
+    for (int k = 0; k < b->ints[0]; k++) {
+        if (!block_at(b, ext, k, &disp, &len) || len < 0 ||
+            __builtin_mul_overflow(len, (int64_t)ext, &bytes) ||
+            __builtin_add_overflow(disp, old_lb, &lo) || lo > INT64_MAX - bytes) {
+            return false;
+        }
+        if (0 < bytes) {
+            *lb = lo < *lb ? lo : *lb;
+            *ub = lo + bytes > *ub ? lo + bytes : *ub;
+        }
+    }
+    if (*lb > *ub) {
+        *lb = *ub = 0;
+    }
+    return !__builtin_sub_overflow(*ub, *lb, &bytes) && bytes <= (int64_t)TYPES_MAX_SIZE;
+}
+
 bool blocks_decode(const tnode_t *n, blocks_t *b)
 {
     memset(b, 0, sizeof(*b));
-    const char *text = NULL;
-    for (size_t i = 0; i < n->nattrs; i++) {
-        text = 0 == strcmp(ATTR, n->attrs[i].name) ? n->attrs[i].value : text;
-    }
+    const char *text = tnode_attr(n, ATTR);
     if (TK_TUPLE != n->kind || !n->laid || NULL == text || n->nchild < 2 ||
         TK_EXPR != n->child[0]->kind || !parse(text, b)) {
         blocks_free(b);
         return false;
     }
     const tnode_t *first = n->child[1]->child[0];
-    b->old = TK_ARRAY == first->kind ? leaf_id(first->child[first->nchild - 1]) : leaf_id(first);
-    size_t ext = TK_ARRAY == first->kind ? first->child[first->nchild - 1]->size : first->size;
-    size_t next = 1;
-    int64_t end = 0;
-    bool ok = 0 != b->old;
+    const tnode_t *leaf = TK_ARRAY == first->kind ? first->child[first->nchild - 1] : first;
+    b->old = leaf_id(leaf);
+    size_t ext = leaf->size, next = 1;
+    int64_t old_lb = types_lb(leaf), lb, ub, disp, len;
+    bool ok = 0 != b->old && bounds(b, ext, old_lb, &lb, &ub) && types_lb(n) == lb &&
+              (int64_t)n->size == ub - lb;
     for (int k = 0; ok && k < b->ints[0]; k++) {
-        int64_t disp, len;
-        ok = block_at(b, ext, k, &disp, &len) && 0 <= len;
-        if (ok && 0 < len) {
-            ok = next < n->nchild && element_is(n->child[next++], b->old, disp, len);
-            end = disp + len * (int64_t)ext > end ? disp + len * (int64_t)ext : end;
+        block_at(b, ext, k, &disp, &len);
+        if (0 < len && 0 < ext) {
+            ok = next < n->nchild && element_is(n->child[next++], b->old, disp + old_lb - lb, len);
         }
     }
-    if (!ok || next != n->nchild || (int64_t)n->size != end) {
+    /* No data: the one empty array that names old. */
+    if (ok && 1 == next) {
+        ok = element_is(n->child[next++], b->old, 0, 0);
+    }
+    if (!ok || next != n->nchild) {
         blocks_free(b);
         return false;
     }
@@ -241,61 +269,42 @@ static char *call_text(const blocks_t *b)
     return s;
 }
 
-/* Append a block of len old elements at disp to tuple t. */
-static bool add_block(tnode_t *t, pmix_data_type_t old, int64_t disp, int64_t len)
+/* Append a block of len old elements at offset off to tuple t. */
+static bool add_block(tnode_t *t, pmix_data_type_t old, int64_t off, int64_t len)
 {
     tnode_t *leaf = NULL;
     if (PMIX_SUCCESS != construct_leaf(old, &leaf)) {
         return false;
     }
     int n = (int)len;
-    return construct_element(t, 1 == len ? leaf : construct_array(1, &n, NULL, NULL, leaf), disp);
-}
-
-/* The extent of old as a block element, or 0 when the tree cannot hold it. */
-static size_t old_extent(pmix_data_type_t old)
-{
-    tnode_t *leaf;
-    if (PMIX_SUCCESS != construct_leaf(old, &leaf)) {
-        return 0;
-    }
-    size_t ext = TK_SCALAR == leaf->kind ? leaf->scalar.size : types_by_id(old)->root->size;
-    tnode_free(leaf);
-    return ext;
+    return construct_element(t, 1 == len ? leaf : construct_array(1, &n, NULL, NULL, leaf), off);
 }
 
 /* Check the call b and declare its tuple. */
 static pmix_status_t create(const char *name, const blocks_t *b, pmix_data_type_t *newtype)
 {
     int n = b->ints[0];
-    if (NULL == newtype || n < 1 || n > TYPES_MAX_BLOCKS) {
+    size_t ext, align;
+    int64_t old_lb, lb, ub, disp, len;
+    if (NULL == newtype || n < 0 || n > TYPES_MAX_BLOCKS) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_t ext = old_extent(b->old);
-    if (0 == ext) {
+    if (!construct_old(b->old, &ext, &align, &old_lb)) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
-    int64_t end = 0, disp, len, bytes;
-    for (int k = 0; k < n; k++) {
-        if (!block_at(b, ext, k, &disp, &len) || len < 0 ||
-            __builtin_mul_overflow(len, (int64_t)ext, &bytes) || disp > INT64_MAX - bytes) {
-            return PMIX_ERR_BAD_PARAM;
-        }
-        if (disp < 0) {
-            return PMIX_ERR_NOT_SUPPORTED;   /* lb would not be 0 */
-        }
-        end = 0 < len && disp + bytes > end ? disp + bytes : end;
-    }
-    if (0 == end) {
-        return PMIX_ERR_NOT_SUPPORTED;   /* no data: no element to hold old */
+    if (!bounds(b, ext, old_lb, &lb, &ub)) {
+        return PMIX_ERR_BAD_PARAM;
     }
     char *text = call_text(b);
     tnode_t *t = tnode_new(TK_TUPLE, NULL);
     bool ok = NULL != text && NULL != t && tnode_add_attr(t, ATTR, text) &&
-              construct_add(t, construct_value(end));
+              construct_add(t, construct_value(ub - lb)) && construct_lb(t, lb);
     for (int k = 0; ok && k < n; k++) {
         block_at(b, ext, k, &disp, &len);
-        ok = 0 == len || add_block(t, b->old, disp, len);
+        ok = 0 == len || 0 == ext || add_block(t, b->old, disp + old_lb - lb, len);
+    }
+    if (ok && 1 == t->nchild) {
+        ok = add_block(t, b->old, 0, 0);
     }
     free(text);
     if (!ok) {
@@ -328,8 +337,8 @@ static pmix_status_t create_listed(const char *name, int combiner, int count, in
                                    const int first[], const int second[], const intptr_t addrs[],
                                    pmix_data_type_t old, pmix_data_type_t *newtype)
 {
-    if (count < 1 || count > TYPES_MAX_BLOCKS || NULL == newtype ||
-        (NULL == first && 0 > head) || (NULL == addrs && NULL == second)) {
+    if (count < 0 || count > TYPES_MAX_BLOCKS || NULL == newtype ||
+        (0 < count && ((NULL == first && 0 > head) || (NULL == addrs && NULL == second)))) {
         return PMIX_ERR_BAD_PARAM;
     }
     blocks_t b = {combiner, 0, 0, NULL, (intptr_t *)addrs, old};
@@ -340,13 +349,13 @@ static pmix_status_t create_listed(const char *name, int combiner, int count, in
     }
     ints[0] = count;
     int at = 1;
-    if (NULL != first) {
-        memcpy(ints + at, first, sizeof(int) * (size_t)count);
+    if (0 > head) {
+        memcpy(ints + at, 0 < count ? first : ints, sizeof(int) * (size_t)count);
         at += count;
     } else {
         ints[at++] = head;
     }
-    if (NULL != second) {
+    if (NULL != second && 0 < count) {
         memcpy(ints + at, second, sizeof(int) * (size_t)count);
     }
     b.ints = ints;
@@ -361,7 +370,7 @@ PMIX_EXPORT pmix_status_t drover_type_create_indexed(const char *name, int count
                                                      pmix_data_type_t old,
                                                      pmix_data_type_t *newtype)
 {
-    if (NULL == displacements) {
+    if (NULL == displacements && 0 < count) {
         return PMIX_ERR_BAD_PARAM;
     }
     return create_listed(name, DROVER_COMBINER_INDEXED, count, -1, blocklengths, displacements,
@@ -384,7 +393,7 @@ PMIX_EXPORT pmix_status_t drover_type_create_indexed_block(const char *name, int
                                                            pmix_data_type_t old,
                                                            pmix_data_type_t *newtype)
 {
-    if (NULL == displacements || blocklength < 0) {
+    if ((NULL == displacements && 0 < count) || blocklength < 0) {
         return PMIX_ERR_BAD_PARAM;
     }
     return create_listed(name, DROVER_COMBINER_INDEXED_BLOCK, count, blocklength, NULL,

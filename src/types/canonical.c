@@ -49,25 +49,36 @@ static void yaml_expr(strbuf_t *b, const tnode_t *e)
     free(text);
 }
 
+static bool fortran_order(const tnode_t *n)
+{
+    const char *order = TK_ARRAY == n->kind ? tnode_attr(n, "order") : NULL;
+    return NULL != order && 0 == strcmp(order, "fortran");
+}
+
 static void attrs(strbuf_t *b, const tnode_t *n)
 {
     for (size_t i = 0; i < n->nattrs; i++) {
+        if (fortran_order(n) && 0 == strcmp(n->attrs[i].name, "order")) {
+            continue;   /* written as order: Fortran */
+        }
         strbuf_printf(b, ", +%s: ", n->attrs[i].name);
         quoted(b, n->attrs[i].value);
     }
 }
 
-/* size, subsize or start: one value, or a list for several dimensions. */
+/* size, subsize or start: one value, or a list for several dimensions
+ * (in Fortran order for an array declared so). */
 static void dims(strbuf_t *b, const tnode_t *n, const char *key, size_t part)
 {
     size_t ndims = n->nchild - 1;
+    bool fortran = fortran_order(n);
     if (part >= n->child[0]->nchild) {
         return;
     }
     strbuf_printf(b, ", %s: %s", key, 1 == ndims ? "" : "[");
     for (size_t i = 0; i < ndims; i++) {
         strbuf_printf(b, "%s", 0 == i ? "" : ", ");
-        yaml_expr(b, n->child[i]->child[part]);
+        yaml_expr(b, n->child[fortran ? ndims - 1 - i : i]->child[part]);
     }
     strbuf_printf(b, "%s", 1 == ndims ? "" : "]");
 }
@@ -118,7 +129,7 @@ static void yaml_type(strbuf_t *b, const tnode_t *n, const tnode_t *disp)
             dims(b, n, "size", 0);
             dims(b, n, "subsize", 1);
             dims(b, n, "start", 2);
-            strbuf_printf(b, ", subtype: ");
+            strbuf_printf(b, "%s, subtype: ", fortran_order(n) ? ", order: Fortran" : "");
             yaml_type(b, n->child[n->nchild - 1], NULL);
         } else if (TK_POINTER == n->kind) {
             strbuf_printf(b, ", subtype: ");

@@ -7,16 +7,21 @@
  *    and declares it through types_declare_tree, so it is checked, laid
  *    out and registered exactly as a loaded type (and can be shown and
  *    written back as YAML).
- *  - contiguous is an array; subarray an array with a slice; struct a
- *    tuple with a displacement per element and the natural extent as its
- *    buffersize (blocks longer than 1 become arrays); resized a tuple with
- *    the old struct's elements and the new extent; pointer a pointer; dup
- *    a reference. What the tree cannot hold (Fortran order, negative
- *    displacements or lb, other old types) is refused, never approximated.
+ *  - contiguous is an array; subarray an array with a slice (Fortran
+ *    order: its dimensions reversed, which is the same memory, and
+ *    +order: fortran so it decodes as called); struct a tuple of its
+ *    non-empty blocks (longer than 1: arrays) with MPI's bounds: lb the
+ *    lowest byte of a block (+lb, extent.c), extent up to the highest
+ *    rounded to the largest alignment, blocks at their displacement minus
+ *    lb in memory; resized a tuple of the old type's elements (a struct's
+ *    members, or the old type whole) moved by old lb - new lb in the new
+ *    extent. Data outside [lb, lb + extent) cannot be part of a value in
+ *    memory and is refused by the layout (a member outside buffersize).
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "blocks.h"
 #include "construct.h"
 #include "typeset.h"
 #include "types.h"
@@ -75,6 +80,34 @@ pmix_status_t construct_leaf(pmix_data_type_t id, tnode_t **out)
     }
     *out = n;
     return PMIX_SUCCESS;
+}
+
+bool construct_old(pmix_data_type_t id, size_t *extent, size_t *align, int64_t *lb)
+{
+    tnode_t *leaf;
+    if (PMIX_SUCCESS != construct_leaf(id, &leaf)) {
+        return false;
+    }
+    bool ok = true;
+    if (TK_SCALAR == leaf->kind) {
+        *extent = *align = leaf->scalar.size;
+        *lb = 0;
+    } else {
+        const named_t *nt = types_by_id(id);
+        ok = !nt->relay && nt->root->laid;
+        *extent = nt->root->size;
+        *align = nt->root->align;
+        *lb = ok ? types_lb(nt->root) : 0;
+    }
+    tnode_free(leaf);
+    return ok;
+}
+
+bool construct_lb(tnode_t *t, int64_t lb)
+{
+    char text[24];
+    snprintf(text, sizeof(text), "%lld", (long long)lb);
+    return 0 == lb || tnode_add_attr(t, "lb", text);
 }
 
 tnode_t *construct_value(int64_t v)
@@ -154,17 +187,29 @@ PMIX_EXPORT pmix_status_t drover_type_create_subarray(const char *name, int ndim
                                                       pmix_data_type_t old,
                                                       pmix_data_type_t *newtype)
 {
-    tnode_t *leaf;
+    int dims[3][32];
     if (NULL == newtype || ndims < 1 || ndims > 32 || NULL == sizes || NULL == subsizes ||
-        NULL == starts) {
+        NULL == starts || (DROVER_ORDER_C != order && DROVER_ORDER_FORTRAN != order)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (DROVER_ORDER_C != order) {
-        return PMIX_ERR_NOT_SUPPORTED;
+    bool fortran = DROVER_ORDER_FORTRAN == order;
+    for (int i = 0; i < ndims; i++) {
+        int at = fortran ? ndims - 1 - i : i;   /* Fortran's first index varies fastest */
+        dims[0][at] = sizes[i];
+        dims[1][at] = subsizes[i];
+        dims[2][at] = starts[i];
     }
+    tnode_t *leaf;
     pmix_status_t rc = construct_leaf(old, &leaf);
-    return PMIX_SUCCESS != rc ? rc
-                              : declare(name, construct_array(ndims, sizes, subsizes, starts, leaf), newtype);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    tnode_t *a = construct_array(ndims, dims[0], dims[1], dims[2], leaf);
+    if (NULL != a && fortran && !tnode_add_attr(a, "order", "fortran")) {
+        tnode_free(a);
+        a = NULL;
+    }
+    return declare(name, a, newtype);
 }
 
 bool construct_element(tnode_t *t, tnode_t *leaf, int64_t disp)
@@ -192,22 +237,24 @@ static pmix_status_t declare_tuple(const char *name, tnode_t *t, bool ok, pmix_d
     return declare(name, t, newtype);
 }
 
-/* Size and alignment of a type a struct may hold. */
-static bool size_of(pmix_data_type_t id, size_t *size, size_t *align)
+/* The bytes of a struct's block i: from *lo (its MPI displacement plus
+ * its type's lb) for *bytes; false for a bad or unusable block. *rc says
+ * which. */
+static bool struct_block(const int bl[], const intptr_t disp[], const pmix_data_type_t types[],
+                         int i, int64_t *lo, int64_t *bytes, size_t *align, pmix_status_t *rc)
 {
-    tnode_t *leaf;
-    if (PMIX_SUCCESS != construct_leaf(id, &leaf)) {
+    size_t ext;
+    int64_t lb;
+    *rc = PMIX_ERR_BAD_PARAM;
+    if (bl[i] < 0) {
         return false;
     }
-    if (TK_SCALAR == leaf->kind) {
-        *size = *align = leaf->scalar.size;
-    } else {
-        const named_t *nt = types_by_id(id);
-        *size = nt->root->size;
-        *align = nt->root->align;
+    if (!construct_old(types[i], &ext, align, &lb)) {
+        *rc = PMIX_ERR_NOT_SUPPORTED;
+        return false;
     }
-    tnode_free(leaf);
-    return true;
+    return !__builtin_mul_overflow((int64_t)bl[i], (int64_t)ext, bytes) &&
+           !__builtin_add_overflow((int64_t)disp[i], lb, lo) && *lo <= INT64_MAX - *bytes;
 }
 
 PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
@@ -216,32 +263,44 @@ PMIX_EXPORT pmix_status_t drover_type_create_struct(const char *name, int count,
                                                     const pmix_data_type_t types[],
                                                     pmix_data_type_t *newtype)
 {
-    if (NULL == newtype || count < 1 || NULL == blocklengths || NULL == displacements ||
-        NULL == types) {
+    if (NULL == newtype || count < 0 || count > TYPES_MAX_BLOCKS ||
+        (0 < count && (NULL == blocklengths || NULL == displacements || NULL == types))) {
         return PMIX_ERR_BAD_PARAM;
     }
-    size_t end = 0, align = 1;
+    int64_t lb = INT64_MAX, ub = INT64_MIN, lo, bytes, extent;
+    size_t align = 1, a;
+    pmix_status_t rc;
     for (int i = 0; i < count; i++) {
-        size_t size, a;
-        if (blocklengths[i] < 1) {
-            return PMIX_ERR_BAD_PARAM;
+        if (!struct_block(blocklengths, displacements, types, i, &lo, &bytes, &a, &rc)) {
+            return rc;
         }
-        if (displacements[i] < 0 || !size_of(types[i], &size, &a)) {
-            return PMIX_ERR_NOT_SUPPORTED;
+        if (0 < bytes) {
+            lb = lo < lb ? lo : lb;
+            ub = lo + bytes > ub ? lo + bytes : ub;
+            align = a > align ? a : align;
         }
-        size_t last = (size_t)displacements[i] + (size_t)blocklengths[i] * size;
-        end = last > end ? last : end;
-        align = a > align ? a : align;
+    }
+    if (lb > ub) {
+        lb = ub = 0;   /* no data: MPI's empty type */
+    }
+    if (__builtin_sub_overflow(ub, lb, &extent) || extent > (int64_t)TYPES_MAX_SIZE) {
+        return PMIX_ERR_BAD_PARAM;
     }
     tnode_t *t = tnode_new(TK_TUPLE, NULL);
-    bool ok = construct_add(t, construct_value((int64_t)((end + align - 1) / align * align)));
+    bool ok = construct_add(t, construct_value((extent + (int64_t)align - 1) / (int64_t)align *
+                                               (int64_t)align)) &&
+              construct_lb(t, lb);
     for (int i = 0; ok && i < count; i++) {
         tnode_t *leaf = NULL;
+        struct_block(blocklengths, displacements, types, i, &lo, &bytes, &a, &rc);
+        if (0 == bytes) {
+            continue;
+        }
         ok = PMIX_SUCCESS == construct_leaf(types[i], &leaf);
         if (ok && 1 < blocklengths[i]) {
             leaf = construct_array(1, &blocklengths[i], NULL, NULL, leaf);
         }
-        ok = ok && construct_element(t, leaf, displacements[i]);
+        ok = ok && construct_element(t, leaf, lo - lb);
     }
     return declare_tuple(name, t, ok, newtype);
 }
@@ -250,20 +309,31 @@ PMIX_EXPORT pmix_status_t drover_type_create_resized(const char *name, pmix_data
                                                      intptr_t lb, intptr_t extent,
                                                      pmix_data_type_t *newtype)
 {
-    const named_t *nt = types_by_id(old);
-    if (NULL == newtype || extent < 1) {
+    size_t ext, align;
+    int64_t old_lb, shift;
+    if (NULL == newtype || extent < 0) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (0 != lb || NULL == nt || (TK_STRUCT != nt->root->kind && TK_RECORD != nt->root->kind &&
-                                  TK_TUPLE != nt->root->kind)) {
+    if (!construct_old(old, &ext, &align, &old_lb)) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
-    /* The old struct's elements at their offsets, in the new extent. */
-    tnode_t *t = tnode_new(TK_TUPLE, NULL);
-    bool ok = construct_add(t, construct_value(extent));
-    for (size_t i = 0; ok && i < nt->root->nchild; i++) {
-        const tnode_t *m = nt->root->child[i];
-        ok = TK_MEMBER != m->kind || construct_element(t, tnode_dup(m->child[0]), (int64_t)m->off);
+    if (__builtin_sub_overflow(old_lb, (int64_t)lb, &shift)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    /* A struct's elements, so that its padding may fall outside the new
+     * extent; any other type whole. Both moved to the new lb. */
+    const named_t *nt = types_by_id(old);
+    const tnode_t *r = NULL == nt ? NULL : nt->root;
+    bool flat = NULL != r && (TK_STRUCT == r->kind || TK_RECORD == r->kind || TK_TUPLE == r->kind);
+    tnode_t *t = tnode_new(TK_TUPLE, NULL), *leaf = NULL;
+    bool ok = construct_add(t, construct_value(extent)) && construct_lb(t, lb);
+    for (size_t i = 0; ok && flat && i < r->nchild; i++) {
+        const tnode_t *m = r->child[i];
+        ok = TK_MEMBER != m->kind ||
+             construct_element(t, tnode_dup(m->child[0]), (int64_t)m->off + shift);
+    }
+    if (ok && !flat) {
+        ok = PMIX_SUCCESS == construct_leaf(old, &leaf) && construct_element(t, leaf, shift);
     }
     return declare_tuple(name, t, ok, newtype);
 }

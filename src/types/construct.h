@@ -15,6 +15,14 @@ pmix_data_type_t construct_scalar_id(const scalar_t *s);
  * reference for a declared type. PMIX_ERR_NOT_SUPPORTED for other types. */
 pmix_status_t construct_leaf(pmix_data_type_t id, tnode_t **out);
 
+/* Extent, alignment and lb of a type a constructor may use as an element
+ * (a builtin scalar or a laid-out declared type); false for other types. */
+bool construct_old(pmix_data_type_t id, size_t *extent, size_t *align, int64_t *lb);
+
+/* Give tuple t the +lb attribute lb (none when 0); false when memory runs
+ * out. */
+bool construct_lb(tnode_t *t, int64_t lb);
+
 /* An expression node of constant value v; NULL when memory runs out. */
 tnode_t *construct_value(int64_t v);
 

@@ -12,9 +12,14 @@
  *    is decoded, and that id is remembered in the part's node. A named
  *    part comes back as its own id, a scalar as the builtin id of its class
  *    and size. A mutex makes the first decode of a part happen once.
- *  - A record or tuple whose buffersize is not the natural extent of its
- *    elements is RESIZED (lb 0, extent buffersize) around the STRUCT of
- *    those elements, declared as "<type>/natural".
+ *  - A struct, record or tuple whose bounds (+lb, size) are not the
+ *    natural ones of its elements (lb their lowest byte, extent up to the
+ *    highest rounded to the largest alignment, as drover_type_create_struct
+ *    makes them) is RESIZED around the STRUCT of those elements, declared
+ *    as "<type>/natural". Displacements are offset + lb - the element's
+ *    lb (extent.c).
+ *  - An array with +order: fortran is the SUBARRAY call in Fortran order
+ *    that made it: its dimensions reversed.
  *  - A tuple a block constructor made decodes as that call (blocks.c).
  */
 #include <pthread.h>
@@ -51,30 +56,44 @@ static size_t nmembers(const tnode_t *n)
     return k;
 }
 
-/* A record or tuple whose buffersize differs from its elements' natural
- * extent (not known before layout). */
+/* A struct, record or tuple whose bounds differ from its elements'
+ * natural ones (not known before layout). */
 static bool resized(const tnode_t *n)
 {
-    if (!n->laid || 0 == n->nchild || TK_EXPR != n->child[0]->kind) {
+    if (!n->laid) {
         return false;
     }
-    size_t end = 0, align = 1;
-    for (size_t i = 1; i < n->nchild; i++) {
+    size_t lo = SIZE_MAX, hi = 0, align = 1;
+    for (size_t i = 0; i < n->nchild; i++) {
         const tnode_t *m = n->child[i];
-        end = m->off + m->size > end ? m->off + m->size : end;
-        align = m->child[0]->align > align ? m->child[0]->align : align;
+        if (TK_MEMBER == m->kind && 0 < m->size) {
+            lo = m->off < lo ? m->off : lo;
+            hi = m->off + m->size > hi ? m->off + m->size : hi;
+            align = m->child[0]->align > align ? m->child[0]->align : align;
+        }
     }
-    return n->size != (end + align - 1) / align * align;
+    lo = lo > hi ? 0 : lo;
+    return 0 != lo || n->size != (hi - lo + align - 1) / align * align;
 }
 
 static bool sliced(const tnode_t *n)
 {
+    const char *order = tnode_attr(n, "order");
+    if (NULL != order && 0 == strcmp(order, "fortran")) {
+        return true;
+    }
     for (size_t i = 0; i + 1 < n->nchild; i++) {
         if (1 < n->child[i]->nchild) {
             return true;
         }
     }
     return 2 != n->nchild;
+}
+
+/* The MPI displacement of member m of n. */
+static intptr_t disp_of(const tnode_t *n, const tnode_t *m)
+{
+    return (intptr_t)((int64_t)m->off + types_lb(n) - types_lb(m->child[0]));
 }
 
 int decode_combiner(const tnode_t *n)
@@ -178,6 +197,9 @@ static pmix_status_t part_id(const named_t *nt, tnode_t *n, size_t index, pmix_d
             n->anon = 0;
             return rc;
         }
+        /* Before anything can refer to it: types built on it are signed as
+         * if the part were inline, as in nt. */
+        ((named_t *)types_by_id(n->anon))->part = true;
     }
     *id = n->anon;
     return PMIX_SUCCESS;
@@ -192,10 +214,12 @@ static pmix_status_t natural_id(const named_t *nt, tnode_t *n, pmix_data_type_t 
         intptr_t *disp = calloc(k, sizeof(*disp));
         pmix_data_type_t *types = calloc(k, sizeof(*types));
         pmix_status_t rc = NULL == bl || NULL == disp || NULL == types ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-        for (size_t i = 1, j = 0; PMIX_SUCCESS == rc && i < n->nchild; i++, j++) {
-            bl[j] = 1;
-            disp[j] = (intptr_t)n->child[i]->off;
-            rc = part_id(nt, n->child[i]->child[0], i, &types[j]);
+        for (size_t i = 0, j = 0; PMIX_SUCCESS == rc && i < n->nchild; i++) {
+            if (TK_MEMBER == n->child[i]->kind) {
+                bl[j] = 1;
+                disp[j] = disp_of(n, n->child[i]);
+                rc = part_id(nt, n->child[i]->child[0], i, &types[j++]);
+            }
         }
         char name[512];
         snprintf(name, sizeof(name), "%s/natural", nt->name);
@@ -224,13 +248,16 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
         return part_id(nt, n->child[1], 0, &types[0]);
     case DROVER_COMBINER_SUBARRAY: {
         int d = (int)n->nchild - 1;
+        const char *order = tnode_attr(n, "order");
+        bool fortran = NULL != order && 0 == strcmp(order, "fortran");
         ints[0] = d;
         for (int i = 0; i < d; i++) {
-            ints[1 + i] = (int)n->child[i]->n;
-            ints[1 + d + i] = (int)n->child[i]->sub;
-            ints[1 + 2 * d + i] = (int)n->child[i]->start;
+            const tnode_t *dim = n->child[fortran ? d - 1 - i : i];
+            ints[1 + i] = (int)dim->n;
+            ints[1 + d + i] = (int)dim->sub;
+            ints[1 + 2 * d + i] = (int)dim->start;
         }
-        ints[1 + 3 * d] = DROVER_ORDER_C;
+        ints[1 + 3 * d] = fortran ? DROVER_ORDER_FORTRAN : DROVER_ORDER_C;
         return part_id(nt, n->child[d], 0, &types[0]);
     }
     case DROVER_COMBINER_STRUCT: {
@@ -240,7 +267,7 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
             tnode_t *m = n->child[i];
             if (TK_MEMBER == m->kind) {
                 ints[1 + k] = 1;
-                addrs[k] = (intptr_t)m->off;
+                addrs[k] = disp_of(n, m);
                 rc = part_id(nt, m->child[0], i, &types[k]);
                 k++;
             }
@@ -249,7 +276,7 @@ static pmix_status_t contents(const named_t *nt, int ints[], intptr_t addrs[],
         return rc;
     }
     case DROVER_COMBINER_RESIZED:
-        addrs[0] = 0;
+        addrs[0] = (intptr_t)types_lb(n);
         addrs[1] = (intptr_t)n->size;
         return natural_id(nt, n, &types[0]);
     case DROVER_COMBINER_POINTER:

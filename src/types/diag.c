@@ -161,6 +161,30 @@ const char *diags_suggest(const char *word, const char *const *cand, size_t n)
     return best;
 }
 
+void diags_unknown_key(diags_t *d, bool warning, const span_t *sp, const char *path,
+                       const char *what, const char *key, const char *const *valid,
+                       size_t nvalid)
+{
+    const char *near = diags_suggest(key, valid, nvalid);
+    char hint[256] = "";
+    if (NULL != near) {
+        snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
+    } else {
+        size_t used = (size_t)snprintf(hint, sizeof(hint), " (valid:");
+        for (size_t i = 0; i < nvalid && used < sizeof(hint); i++) {
+            used += (size_t)snprintf(hint + used, sizeof(hint) - used, " %s", valid[i]);
+        }
+        if (used < sizeof(hint)) {
+            snprintf(hint + used, sizeof(hint) - used, ")");
+        }
+    }
+    if (warning) {
+        diags_warn(d, sp, path, "unknown key '%s' for %s, ignored%s", key, what, hint);
+    } else {
+        diags_error(d, sp, path, "unknown key '%s' for %s%s", key, what, hint);
+    }
+}
+
 size_t path_push(path_t *p, const char *fmt, ...)
 {
     size_t old = p->len;

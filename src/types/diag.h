@@ -56,6 +56,13 @@ void diags_clear(diags_t *d);
  * when none is close enough to be a likely misspelling. Borrowed. */
 const char *diags_suggest(const char *word, const char *const *cand, size_t n);
 
+/* An unknown key of a mapping that allows the n valid keys: the closest
+ * one as a "did you mean", else the list of them. path names the key. A
+ * warning ("ignored") instead of an error when warning is set. */
+void diags_unknown_key(diags_t *d, bool warning, const span_t *sp, const char *path,
+                       const char *what, const char *key, const char *const *valid,
+                       size_t nvalid);
+
 /* A key path being walked, "types.grid.members[2].b": push a step, and
  * restore the length push returned when leaving it. Long paths are cut. */
 typedef struct path {

@@ -3,8 +3,12 @@
  * MPI_Type_size, MPI_Type_get_extent and MPI_Type_get_true_extent.
  *
  * Design notes:
- *  - lb is 0 and the extent the element's size for every type: no
- *    declaration or constructor makes negative displacements.
+ *  - An element is [lb, lb + extent) relative to its origin, and its
+ *    bytes in memory are exactly that span: lb is the +lb attribute of a
+ *    struct, record or tuple (the constructors set it to MPI's lowest
+ *    displacement, which may be negative), an array's element's lb, 0
+ *    otherwise; the extent is the element's size. Offsets in the tree are
+ *    from the start of memory, so MPI's displacement is offset + lb.
  *  - size counts the bytes the type's data occupies in the element (a
  *    slice's selected elements, members without padding, a pointer's 8
  *    bytes); true_lb and true_extent span the first to the last of those
@@ -15,6 +19,22 @@
 
 #include "bfrops.h"
 #include "types.h"
+
+int64_t types_lb(const tnode_t *n)
+{
+    for (;;) {
+        if (TK_REF == n->kind) {
+            n = n->target->root;
+        } else if (TK_ARRAY == n->kind) {
+            n = n->child[n->nchild - 1];
+        } else {
+            break;
+        }
+    }
+    bool bounded = TK_STRUCT == n->kind || TK_RECORD == n->kind || TK_TUPLE == n->kind;
+    const char *v = bounded ? tnode_attr(n, "lb") : NULL;
+    return NULL == v ? 0 : strtoll(v, NULL, 10);
+}
 
 typedef struct data {
     size_t size;       /* data bytes */
@@ -120,7 +140,8 @@ PMIX_EXPORT pmix_status_t drover_type_get_extent(pmix_data_type_t type, intptr_t
     }
     pmix_status_t rc = lookup(type, &d, &ext);
     if (PMIX_SUCCESS == rc) {
-        *lb = 0;
+        const named_t *nt = types_by_id(type);
+        *lb = NULL == nt ? 0 : (intptr_t)types_lb(nt->root);
         *extent = (intptr_t)ext;
     }
     return rc;
@@ -136,7 +157,9 @@ PMIX_EXPORT pmix_status_t drover_type_get_true_extent(pmix_data_type_t type, int
     }
     pmix_status_t rc = lookup(type, &d, &ext);
     if (PMIX_SUCCESS == rc) {
-        *true_lb = d.lo < d.hi ? (intptr_t)d.lo : 0;
+        const named_t *nt = types_by_id(type);
+        intptr_t lb = NULL == nt ? 0 : (intptr_t)types_lb(nt->root);
+        *true_lb = d.lo < d.hi ? (intptr_t)d.lo + lb : 0;
         *true_extent = d.lo < d.hi ? (intptr_t)(d.hi - d.lo) : 0;
     }
     return rc;

@@ -12,16 +12,21 @@
  *    record and tuple displacements as given (unaligned is allowed, as in
  *    PDI) but refuses members outside buffersize or overlapping, and
  *    checks start + subsize <= size for every dimension. Sizes are
- *    computed with overflow checks and capped at TYPES_MAX_SIZE.
+ *    computed with overflow checks and capped at TYPES_MAX_SIZE. +lb and
+ *    +order are checked too, as they change bounds and decoding (extent.c,
+ *    decode.c).
  *  - Paths in messages follow the YAML keys ("types.grid.members[2].b"),
  *    rebuilt from the tree so trees made through the C API get them too.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "construct.h"
 #include "layout.h"
+#include "types.h"
 
 typedef struct check_ctx {
     layout_find_t find;
@@ -256,6 +261,28 @@ static pmix_status_t eval_count(lay_ctx_t *c, const tnode_t *e, const char *what
     return rc;
 }
 
+/* The attributes that change bounds or decoding must be well-formed: a
+ * struct's +lb an integer (its MPI lower bound), an array's +order c or
+ * fortran (which order its subarray call named). */
+static pmix_status_t check_attrs(lay_ctx_t *c, const tnode_t *n)
+{
+    bool bounded = TK_STRUCT == n->kind || TK_RECORD == n->kind || TK_TUPLE == n->kind;
+    const char *lb = bounded ? tnode_attr(n, "lb") : NULL;
+    const char *order = TK_ARRAY == n->kind ? tnode_attr(n, "order") : NULL;
+    if (NULL != lb) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(lb, &end, 10);
+        if (end == lb || '\0' != *end || 0 != errno || v < -(1ll << 62) || v > (1ll << 62)) {
+            return lay_error(c, n, "+lb '%s' is not an integer of at most 62 bits", lb);
+        }
+    }
+    if (NULL != order && 0 != strcmp(order, "c") && 0 != strcmp(order, "fortran")) {
+        return lay_error(c, n, "+order '%s' is neither 'c' nor 'fortran'", order);
+    }
+    return PMIX_SUCCESS;
+}
+
 static size_t round_up(size_t v, size_t align)
 {
     return (v + align - 1) / align * align;
@@ -306,6 +333,13 @@ static pmix_status_t lay_array(lay_ctx_t *c, tnode_t *n)
     if (__builtin_mul_overflow(count, sub->size, &n->size) || n->size > TYPES_MAX_SIZE ||
         __builtin_mul_overflow(used, sub->min_wire, &n->min_wire)) {
         return lay_error(c, n, "the array is larger than %zu bytes", TYPES_MAX_SIZE);
+    }
+    if (0 != types_lb(sub) && DROVER_COMBINER_SUBARRAY == decode_combiner(n)) {
+        return lay_error(c, n,
+                         "a slice, several dimensions or Fortran order make a subarray, "
+                         "which MPI gives lb 0, but its element's lb is %" PRId64
+                         ": make it an array of one dimension",
+                         types_lb(sub));
     }
     n->align = sub->align;
     n->dense = sub->dense && whole;
@@ -431,6 +465,9 @@ static pmix_status_t lay_node(lay_ctx_t *c, tnode_t *n)
         rc = lay_members(c, n);
         break;
     }
+    if (PMIX_SUCCESS == rc) {
+        rc = check_attrs(c, n);
+    }
     if (PMIX_SUCCESS == rc && n->height > TYPES_MAX_DEPTH) {
         rc = lay_error(c, n, "the type nests deeper than %d levels", TYPES_MAX_DEPTH);
     }
@@ -462,7 +499,9 @@ pmix_status_t layout_commit(named_t *nt, diags_t *d)
     c->d = d;
     path_push(&c->path, "%s", nt->path);
     pmix_status_t rc = lay_node(c, nt->root);
-    if (PMIX_SUCCESS == rc && 0 == nt->root->size) {
+    /* Empty as MPI's count 0 when made so in C or said so (buffersize 0);
+     * an array of 0 elements in a file is more likely a mistake. */
+    if (PMIX_SUCCESS == rc && 0 == nt->root->size && !nt->built && 1 != members_from(nt->root)) {
         rc = lay_error(c, nt->root, "the type has size 0");
     }
     free(c);

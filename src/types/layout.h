@@ -32,6 +32,11 @@ struct named {
     size_t nshape;
     bool shape_done;
     struct plan *plan;       /* pointer-free types: packing as copies (plan.h) */
+    bool fixed;              /* needs no $-value: signed in its laid-out form */
+    bool built;              /* made in C (types_declare_tree): may be empty,
+                              * as MPI's count 0; a file's type may not */
+    bool part;               /* declared by decoding for an unnamed part:
+                              * references spell its signature (signature.c) */
 };
 
 /* Finds a named type by name for references; NULL when unknown. */

@@ -53,24 +53,10 @@ static void err(spec_t *s, const ynode_t *at, const char *fmt, ...)
 static void unknown(spec_t *s, const ynode_t *at, const char *what, const char *key,
                     const char *const *valid, size_t nvalid)
 {
-    const char *near = diags_suggest(key, valid, nvalid);
-    char hint[256] = "";
-    if (NULL != near) {
-        snprintf(hint, sizeof(hint), "; did you mean '%s'?", near);
-    } else {
-        size_t used = (size_t)snprintf(hint, sizeof(hint), " (valid:");
-        for (size_t i = 0; i < nvalid && used < sizeof(hint); i++) {
-            used += (size_t)snprintf(hint + used, sizeof(hint) - used, " %s", valid[i]);
-        }
-        if (used < sizeof(hint)) {
-            snprintf(hint + used, sizeof(hint) - used, ")");
-        }
-    }
     size_t mark = path_push(&s->path, "%s%s", 0 == s->path.len ? "" : ".", key);
-    if (s->lenient) {
-        diags_warn(s->d, &at->span, s->path.s, "unknown key '%s' for %s, ignored%s", key, what, hint);
-    } else {
-        err(s, at, "unknown key '%s' for %s%s", key, what, hint);
+    diags_unknown_key(s->d, s->lenient, &at->span, s->path.s, what, key, valid, nvalid);
+    if (!s->lenient) {
+        s->errors++;
     }
     path_pop(&s->path, mark);
 }
@@ -262,9 +248,14 @@ static tnode_t *conv_array(spec_t *s, const ynode_t *y)
     if (NULL != ystart && NULL != ysize && nstart != nsize) {
         err(s, ystart, "`start' must have the same rank as `size': %zu != %zu", nstart, nsize);
     }
-    if (NULL != yorder && (YN_SCALAR != yorder->kind || (0 != strcmp(yorder->text, "C") &&
-                                                          0 != strcmp(yorder->text, "c")))) {
-        err(s, yorder, "`order' can only be C");
+    /* Fortran order lists dimensions first index first: the tree keeps C
+     * order, reversed, and +order: fortran says how it was declared. */
+    bool fortran = NULL != yorder && YN_SCALAR == yorder->kind &&
+                   (0 == strcmp(yorder->text, "Fortran") || 0 == strcmp(yorder->text, "fortran"));
+    if (NULL != yorder && !fortran &&
+        (YN_SCALAR != yorder->kind ||
+         (0 != strcmp(yorder->text, "C") && 0 != strcmp(yorder->text, "c")))) {
+        err(s, yorder, "`order' is C or Fortran");
     }
     tnode_t *sub = NULL;
     if (NULL == ytype) {
@@ -278,7 +269,13 @@ static tnode_t *conv_array(spec_t *s, const ynode_t *y)
     if (s->errors == before && !s->oom) {
         n = node(s, TK_ARRAY, y);
     }
-    for (size_t i = 0; NULL != n && i < nsize; i++) {
+    if (NULL != n && fortran && !tnode_add_attr(n, "order", "fortran")) {
+        s->oom = true;
+        tnode_free(n);
+        n = NULL;
+    }
+    for (size_t d = 0; NULL != n && d < nsize; d++) {
+        size_t i = fortran ? nsize - 1 - d : d;
         tnode_t *parts[3] = {sizes[i], subs[i], starts[i]};
         sizes[i] = subs[i] = starts[i] = NULL;
         tnode_t *dim = node(s, TK_DIM, ysize);

@@ -241,6 +241,16 @@ bool tnode_add_attr(tnode_t *n, const char *name, const char *value)
     return true;
 }
 
+const char *tnode_attr(const tnode_t *n, const char *name)
+{
+    for (size_t i = 0; i < n->nattrs; i++) {
+        if (0 == strcmp(name, n->attrs[i].name)) {
+            return n->attrs[i].value;
+        }
+    }
+    return NULL;
+}
+
 tnode_t *tnode_dup(const tnode_t *n)
 {
     tnode_t *c = tnode_new(n->kind, &n->span);

@@ -118,6 +118,9 @@ tnode_t *tnode_dup(const tnode_t *n);
 /* Add an attribute (name without '+'); false when memory runs out. */
 bool tnode_add_attr(tnode_t *n, const char *name, const char *value);
 
+/* The value of n's attribute name (without '+'), or NULL. */
+const char *tnode_attr(const tnode_t *n, const char *name);
+
 /* Builtin scalars by YAML name (C, fixed-width, stdint families), or NULL. */
 const scalar_t *scalar_find(const char *name);
 

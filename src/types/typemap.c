@@ -4,7 +4,7 @@
  *
  * Design notes:
  *  - A walk of the laid-out tree in memory order of declaration: members
- *    at their offsets, an array's selected elements in C order, a
+ *    at their offsets (plus the type's lb, extent.c), an array's selected elements in C order, a
  *    reference through its target. Scalars give the builtin id of their
  *    class and size (as decoding does), a pointer PMIX_POINTER.
  *  - The walk counts every entry and stores the first max, so a caller
@@ -17,6 +17,7 @@
 
 typedef struct walk {
     size_t max, count;
+    int64_t lb;                  /* the type's: displacements are offset + lb */
     pmix_data_type_t *basics;
     intptr_t *disps;
 } walk_t;
@@ -25,7 +26,7 @@ static void emit(walk_t *w, pmix_data_type_t id, size_t off)
 {
     if (w->count < w->max) {
         w->basics[w->count] = id;
-        w->disps[w->count] = (intptr_t)off;
+        w->disps[w->count] = (intptr_t)off + (intptr_t)w->lb;
     }
     w->count++;
 }
@@ -88,7 +89,7 @@ PMIX_EXPORT pmix_status_t drover_type_get_typemap(pmix_data_type_t type, size_t 
     if (NULL != nt && (nt->relay || !nt->root->laid)) {
         return PMIX_ERR_NOT_AVAILABLE;
     }
-    walk_t w = {max, 0, basics, displacements};
+    walk_t w = {max, 0, NULL == nt ? 0 : types_lb(nt->root), basics, displacements};
     if (NULL == nt) {
         emit(&w, type, 0);
     } else {

@@ -20,6 +20,11 @@ drover_datatype_t generic_record(const named_t *nt);
  * forwards its values: they are kept as their packed bytes (relay.c). */
 drover_datatype_t relay_record(const named_t *nt);
 
+/* The MPI lower bound of a laid-out node, where its bytes in memory start
+ * relative to its origin: a struct's, record's or tuple's +lb attribute,
+ * an array's element's, a reference's target's, 0 otherwise. */
+int64_t types_lb(const tnode_t *n);
+
 /* Bytes of a packed element's fixed header: fingerprint, bound count and
  * data length. */
 #define GENERIC_HEADER 16

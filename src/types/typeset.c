@@ -567,6 +567,7 @@ pmix_status_t types_declare_tree(const char *name, tnode_t *root, pmix_data_type
     }
     nt->root = root;
     nt->span = root->span;
+    nt->built = true;
     pthread_mutex_lock(&lock);
     load_t l = {0};
     if (NULL != hashmap_find_str(&by_name, name)) {

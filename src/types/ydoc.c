@@ -124,9 +124,27 @@ static void remember_anchor(reader_t *r, const yaml_char_t *anchor, ynode_t *n, 
     e->value = n;   /* a redefined anchor names the newer node, as in YAML */
 }
 
+/* The key path of the node being closed, from the open nodes above it:
+ * "types.grid.members[2]". */
+static void open_path(const reader_t *r, path_t *p)
+{
+    path_pop(p, 0);
+    for (size_t i = 0; i < r->depth; i++) {
+        const ynode_t *up = r->stack[i];
+        if (YN_SEQ == up->kind && up->n > 0) {
+            path_push(p, "[%zu]", up->n - 1);
+        } else if (YN_MAP == up->kind && up->n >= 2 && 0 == up->n % 2 &&
+                   YN_SCALAR == up->items[up->n - 2]->kind) {
+            path_push(p, "%s%s", 0 == p->len ? "" : ".", up->items[up->n - 2]->text);
+        }
+    }
+}
+
 static void check_keys(reader_t *r, const ynode_t *map)
 {
     hashmap_t seen = HASHMAP_INIT;
+    path_t path;
+    open_path(r, &path);
     for (size_t i = 0; i + 1 < map->n; i += 2) {
         const ynode_t *k = map->items[i];
         if (YN_SCALAR != k->kind) {
@@ -144,8 +162,10 @@ static void check_keys(reader_t *r, const ynode_t *map)
         }
         if (!created) {
             const ynode_t *first = e->value;
-            diags_error(r->d, &k->span, NULL, "duplicate key '%s' (first at %u:%u)", k->text,
+            size_t mark = path_push(&path, "%s%s", 0 == path.len ? "" : ".", k->text);
+            diags_error(r->d, &k->span, path.s, "duplicate key '%s' (first at %u:%u)", k->text,
                         first->span.line, first->span.col);
+            path_pop(&path, mark);
         } else {
             e->value = (void *)k;
         }

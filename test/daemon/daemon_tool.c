@@ -22,11 +22,13 @@
  *       process table (pids alive), the local one and the process sets,
  *       kills the job with PMIx_Job_control and checks the job-end event
  *       and that the ranks are gone.
- *   daemon_tool debug HELLO
+ *   daemon_tool debug HELLO init|exec
  *       spawns two ranks of the PMIx program HELLO with
- *       PMIX_DEBUG_STOP_IN_INIT: they wait in PMIx_Init (running, pids in
- *       the process table, no output) until the tool sends
- *       PMIX_DEBUGGER_RELEASE to the job; then they run to the end.
+ *       PMIX_DEBUG_STOP_IN_INIT (or _ON_EXEC): both announce
+ *       PMIX_READY_FOR_DEBUG to this tool and wait in PMIx_Init (running,
+ *       pids in the process table, no output; at exec: stopped) until the
+ *       tool sends PMIX_DEBUGGER_RELEASE to the job; then they run to the
+ *       end.
  * Every check prints one line "ok - ..." or "not ok - ..."; the exit
  * status is 1 if any failed.
  */
@@ -318,42 +320,125 @@ static void sent(pmix_status_t status, void *cbdata)
     *(pmix_status_t *)cbdata = status;
 }
 
-static int debug(const char *hello)
+/* The PMIX_READY_FOR_DEBUG events seen: their process and breakpoint. */
+static struct {
+    pmix_proc_t proc;
+    char breakpoint[32];
+} readies[8];
+static size_t nready;
+
+static void on_ready(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
+    pthread_mutex_lock(&lock);
+    if (nready < sizeof(readies) / sizeof(readies[0])) {
+        readies[nready].proc = *source;
+        for (size_t i = 0; i < ninfo; i++) {
+            if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && PMIX_STRING == info[i].value.type) {
+                snprintf(readies[nready].breakpoint, sizeof(readies[nready].breakpoint), "%s",
+                         info[i].value.data.string);
+            }
+        }
+        nready++;
+    }
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Wait (20 s at most) for ranks 0 and 1 of nspace to be ready at
+ * breakpoint. */
+static bool wait_ready(const char *nspace, const char *breakpoint)
+{
+    struct timespec deadline;
+    unsigned seen = 0;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 20;
+    pthread_mutex_lock(&lock);
+    do {
+        seen = 0;
+        for (size_t i = 0; i < nready; i++) {
+            if (PMIX_CHECK_NSPACE(readies[i].proc.nspace, nspace) && readies[i].proc.rank < 2 &&
+                0 == strcmp(readies[i].breakpoint, breakpoint)) {
+                seen |= 1u << readies[i].proc.rank;
+            }
+        }
+    } while (3 != seen && 0 == pthread_cond_timedwait(&cond, &lock, &deadline));
+    pthread_mutex_unlock(&lock);
+    return 3 == seen;
+}
+
+/* Whether process pid is stopped (state T). */
+static bool stopped(pid_t pid)
+{
+    char path[64], state = '?';
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (NULL != f) {
+        if (1 != fscanf(f, "%*d (%*[^)]) %c", &state)) {
+            state = '?';
+        }
+        fclose(f);
+    }
+    return 'T' == state;
+}
+
+/* where: "init" (PMIX_DEBUG_STOP_IN_INIT) or "exec" (_ON_EXEC). */
+static int debug(const char *hello, const char *where)
+{
+    bool exec = 0 == strcmp(where, "exec");
+    const char *key = exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT;
+    const char *breakpoint = exec ? "exec" : "pmix-init";
+    pmix_status_t code = PMIX_READY_FOR_DEBUG, rc = -1;
     pmix_nspace_t nspace;
     pmix_app_t app;
     pmix_info_t stop;
     pid_t pids[2] = {0, 0};
     bool yes = true;
+    char what[128];
 
     init_system();
     watch_job_end();
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_ready, registered, &rc);
+    for (int i = 0; i < 500 && -1 == rc; i++) {
+        usleep(10000);
+    }
+    check(PMIX_SUCCESS == rc, "a handler for PMIX_READY_FOR_DEBUG is registered");
     pmix_info_t *res = NULL;
     size_t n = 0;
-    pmix_status_t rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
+    rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
+    snprintf(what, sizeof(what), "PMIX_QUERY_DEBUG_SUPPORT names %s", key);
     check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
-              NULL != strstr(res[0].value.data.string, PMIX_DEBUG_STOP_IN_INIT),
-          "PMIX_QUERY_DEBUG_SUPPORT names PMIX_DEBUG_STOP_IN_INIT");
+              NULL != strstr(res[0].value.data.string, key),
+          what);
     if (NULL != res) {
         PMIX_INFO_FREE(res, n);
     }
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(hello);
     app.maxprocs = 2;
-    PMIX_INFO_LOAD(&stop, PMIX_DEBUG_STOP_IN_INIT, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&stop, key, &yes, PMIX_BOOL);
     rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
     PMIX_INFO_DESTRUCT(&stop);
     PMIX_APP_DESTRUCT(&app);
-    check(PMIX_SUCCESS == rc, "PMIx_Spawn of two ranks with PMIX_DEBUG_STOP_IN_INIT");
+    snprintf(what, sizeof(what), "PMIx_Spawn of two ranks with %s", key);
+    check(PMIX_SUCCESS == rc, what);
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
     rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
     check(rc >= 0, "PMIx_IOF_pull of its stdout");
+    snprintf(what, sizeof(what), "both ranks announce PMIX_READY_FOR_DEBUG at \"%s\" to the tool",
+             breakpoint);
+    check(wait_ready(nspace, breakpoint), what);
     check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "its ranks are in the process table");
-    sleep(1);
+    usleep(300000);
     pthread_mutex_lock(&lock);
-    check(!ended && '\0' == pulled[0] && 0 == kill(pids[0], 0) && 0 == kill(pids[1], 0),
-          "... alive, and after 1 s still silent: stopped in PMIx_Init");
+    check(!ended && '\0' == pulled[0] && 0 == kill(pids[0], 0) && 0 == kill(pids[1], 0) &&
+              (!exec || (stopped(pids[0]) && stopped(pids[1]))),
+          exec ? "... stopped (T) at exec, silent" : "... alive and silent: waiting in PMIx_Init");
     pthread_mutex_unlock(&lock);
 
     pmix_info_t range;
@@ -454,8 +539,8 @@ int main(int argc, char **argv)
     if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
         return run_job(argv[2], false);
     }
-    if (argc > 2 && 0 == strcmp(argv[1], "debug")) {
-        return debug(argv[2]);
+    if (argc > 3 && 0 == strcmp(argv[1], "debug")) {
+        return debug(argv[2], argv[3]);
     }
     if (argc > 1 && 0 == strcmp(argv[1], "attach")) {
         return attach();

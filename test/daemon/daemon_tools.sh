@@ -62,10 +62,12 @@ check "... and its PMIX_EVENT_JOB_END has PMIX_JOB_TERM_STATUS non-zero terminat
 tool pull pulled-by-the-tool
 check "PMIx_IOF_pull of a spawned job's stdout" grep -qx "pulled pulled-by-the-tool" "$work/tout"
 check "... and no forwarding unasked" test "$(grep -c pulled-by-the-tool "$work/tout")" -eq 1
-tool debug "$HELLO"
-sed 's/^/  /' "$work/tout"
-check "a job spawned with PMIX_DEBUG_STOP_IN_INIT waits for PMIX_DEBUGGER_RELEASE (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 9
+for where in init exec; do
+  tool debug "$HELLO" "$where"
+  sed 's/^/  /' "$work/tout"
+  check "a job stopped ($where) announces READY_FOR_DEBUG and waits for PMIX_DEBUGGER_RELEASE (above)" \
+    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
+done
 tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
@@ -75,8 +77,8 @@ check "drover ps shows the tools' jobs, the killed one as killed" \
   python3 -c '
 import json, sys
 jobs = json.loads(sys.argv[1])
-assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "killed"], jobs
-assert jobs[3]["exit_status"] == 137' "$out"
+assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "killed"], jobs
+assert jobs[4]["exit_status"] == 137' "$out"
 
 check "the daemon logged no sanitizer report" \
   test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"

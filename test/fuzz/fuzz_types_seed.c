@@ -30,6 +30,10 @@ static const char *const yaml[] = {
     "types:\n  a: {type: aray, sizes: 3}\n  a: int\n  b: {type: array, subtype: int, size: 4, "
     "start: 3, subsize: 2}\nother: 1\n",
     "a0: &a0 [x, x, x]\na1: &a1 [*a0, *a0, *a0]\ntypes: {t: int}\n",
+    "types:\n  m: {type: tuple, buffersize: 12, +lb: -8, elements: [{type: int, disp: 0}, {type: "
+    "int, disp: 8}]}\n  f: {type: array, subtype: m, size: [4, 8], subsize: [2, 4], start: [1, "
+    "2], order: Fortran}\n  e: {type: tuple, buffersize: 0, elements: []}\n  o: {type: array, "
+    "subtype: e, size: 3, +order: fortran}\n",
 };
 
 static void write_file(const char *dir, const char *name, size_t i, unsigned char mode,

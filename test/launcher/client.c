@@ -6,6 +6,7 @@
  * every check passed (or what the mode is about: an exit code, an abort).
  * Modes that must not finish on their own sleep until killed.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -246,6 +247,33 @@ static int mode_univ(int argc, char **argv)
     return finish();
 }
 
+/* `app NAME VAR...`: one line "rank R app NAME appnum A size S wdir W
+ * VAR=value..." (value "-" when unset), from PMIx_Get and the process. */
+static int mode_app(int argc, char **argv)
+{
+    init();
+    pmix_value_t *num = get_typed(me.nspace, me.rank, PMIX_APPNUM, PMIX_UINT32);
+    pmix_value_t *size = get_typed(me.nspace, me.rank, PMIX_APP_SIZE, PMIX_UINT32);
+    char cwd[4096], line[8192];
+    int len = snprintf(line, sizeof(line), "rank %u app %s appnum %d size %d wdir %s", me.rank,
+                       argv[2], NULL == num ? -1 : (int)num->data.uint32,
+                       NULL == size ? -1 : (int)size->data.uint32,
+                       NULL == getcwd(cwd, sizeof(cwd)) ? "?" : cwd);
+    for (int i = 3; i < argc && len > 0 && (size_t)len < sizeof(line); i++) {
+        const char *v = getenv(argv[i]);
+        len += snprintf(line + len, sizeof(line) - (size_t)len, " %s=%s", argv[i],
+                        NULL == v ? "-" : v);
+    }
+    printf("%s\n", line);
+    if (NULL != num) {
+        PMIX_VALUE_RELEASE(num);
+    }
+    if (NULL != size) {
+        PMIX_VALUE_RELEASE(size);
+    }
+    return finish();
+}
+
 /* Print the binding this process got: "cpus N". */
 static int mode_binding(int argc, char **argv)
 {
@@ -353,6 +381,69 @@ static int mode_abort(int argc, char **argv)
     }
     pause();
     return 0;
+}
+
+static pthread_mutex_t release_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t release_cond = PTHREAD_COND_INITIALIZER;
+static bool app_released;
+
+static void on_app_release(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                           pmix_info_t info[], size_t ninfo, pmix_info_t results[],
+                           size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
+                           void *cbdata)
+{
+    pthread_mutex_lock(&release_lock);
+    app_released = true;
+    pthread_cond_signal(&release_cond);
+    pthread_mutex_unlock(&release_lock);
+    cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
+}
+
+/* Whether the job's PMIX_DEBUG_STOP_IN_APP names this rank (true or its
+ * rank, the forms the debugger test gives). */
+static bool stop_in_app(void)
+{
+    pmix_proc_t job;
+    pmix_info_t optional;
+    pmix_value_t *v = NULL;
+    PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, NULL, PMIX_BOOL);
+    if (PMIX_SUCCESS != PMIx_Get(&job, PMIX_DEBUG_STOP_IN_APP, &optional, 1, &v)) {
+        return false;
+    }
+    bool named = (PMIX_BOOL == v->type && v->data.flag) ||
+                 (PMIX_PROC_RANK == v->type &&
+                  (PMIX_RANK_WILDCARD == v->data.rank || me.rank == v->data.rank));
+    PMIX_VALUE_RELEASE(v);
+    return named;
+}
+
+/* For the debugger test: lines before and after PMIx_Init; with the
+ * stop-in-app directive, announce a breakpoint of its own and wait for the
+ * debugger's release, as an application does. */
+static int mode_debug(int argc, char **argv)
+{
+    printf("before-init %s\n", getenv("PMIX_RANK"));
+    init();
+    printf("after-init %s %u\n", me.nspace, me.rank);
+    if (stop_in_app()) {
+        pmix_status_t code = PMIX_DEBUGGER_RELEASE;
+        pmix_info_t bkpt;
+        check(PMIx_Register_event_handler(&code, 1, NULL, 0, on_app_release, NULL, NULL) >= 0,
+              "register for the release");
+        PMIX_INFO_LOAD(&bkpt, PMIX_BREAKPOINT, "app", PMIX_STRING);
+        check(PMIX_SUCCESS == PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &me, PMIX_RANGE_RM, &bkpt,
+                                                1, NULL, NULL),
+              "announce the breakpoint");
+        PMIX_INFO_DESTRUCT(&bkpt);
+        pthread_mutex_lock(&release_lock);
+        while (!app_released) {
+            pthread_cond_wait(&release_cond, &release_lock);
+        }
+        pthread_mutex_unlock(&release_lock);
+        printf("released %s %u\n", me.nspace, me.rank);
+    }
+    return finish();
 }
 
 /* Sleep forever, catching nothing (or ignoring SIGTERM with "stubborn"). */
@@ -580,8 +671,9 @@ static void query_support(void)
     }
     check(4 == n && NULL != spawn && NULL != strstr(spawn->value.data.string, PMIX_WDIR),
           "spawn support lists %s (%s)", PMIX_WDIR, PMIx_Error_string(rc));
-    check(NULL != debug && 0 == strcmp(debug->value.data.string, ""),
-          "debug support: no debugger attribute is claimed");
+    check(NULL != debug && NULL != strstr(debug->value.data.string, PMIX_DEBUG_STOP_IN_INIT) &&
+              NULL != strstr(debug->value.data.string, PMIX_DEBUG_STOP_ON_EXEC),
+          "debug support lists the stop directives");
     check(NULL != stable && 0 == strcmp(stable->value.data.string, "0.0") && NULL != prov &&
               0 == strcmp(prov->value.data.string, "0.0"),
           "ABI versions answered by the library among host keys");
@@ -903,6 +995,7 @@ static const struct {
 } table[] = {
     {"info", mode_info, 1},
     {"binding", mode_binding, 0},
+    {"app", mode_app, 1},
     {"univ", mode_univ, 1},
     {"fence", mode_fence, 0},
     {"fence-kill", mode_fence_kill, 1},
@@ -917,6 +1010,7 @@ static const struct {
     {"jobctl", mode_jobctl, 0},
     {"heartbeat", mode_heartbeat, 1},
     {"impostor", mode_impostor, 1},
+    {"debug", mode_debug, 0},
 };
 
 int main(int argc, char **argv)

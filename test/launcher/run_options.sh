@@ -60,5 +60,11 @@ check "--map-by socket --bind-to socket: the package's CPUs" \
   test "$(grep -c '^cpus ' <<<"$out")" -eq 2 -a "$rc" -eq 0
 run -n 1 --use-hwthread-cpus --bind-to hwthread "$CLIENT" binding
 check "--bind-to hwthread: one hardware thread" test "$out" = "cpus 1"
+# Without TMPDIR the session directory goes to /dev/shm (a tmpfs: fast to
+# make and remove), and goes away with the run.
+TMPDIR= run -n 1 sh -c 'echo "$PMIX_SERVER_URI41"'
+check "no TMPDIR: the session directory is in /dev/shm" \
+  grep -q "^drover:///dev/shm/drover\.$pid\.[^/]*/drover-server\.[^/]*/server\.sock\$" <<<"$out"
+check "no TMPDIR: the session directory is removed" test -z "$(ls -d /dev/shm/drover."$pid".* 2>/dev/null)"
 check "nothing left behind" no_leftovers
 done_testing

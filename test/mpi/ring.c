@@ -2,9 +2,12 @@
  * ring.c - point-to-point: a token goes round the ring of ranks a few
  * times (blocking sends), then every rank swaps a large buffer with both
  * neighbours (non-blocking), which takes the transports' large-message
- * paths. Contents and counts are checked on every rank.
+ * paths. Contents and counts are checked on every rank. With the
+ * arguments `appnum A` (an app of an MPMD job), each rank also checks
+ * that its MPI_APPNUM is A.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "mpicheck.h"
 
@@ -61,6 +64,12 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    if (3 == argc && 0 == strcmp(argv[1], "appnum")) {
+        int *appnum, flag = 0;
+        MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_APPNUM, &appnum, &flag);
+        CHECK(flag && *appnum == atoi(argv[2]), "MPI_APPNUM %d, not %s", flag ? *appnum : -1,
+              argv[2]);
+    }
     pass_token(rank, size);
     swap_with_neighbours(rank, size);
     snprintf(what, sizeof(what), "ring of %d ranks", size);

@@ -41,6 +41,19 @@ check "64 oversubscribed ranks: ring passes ($rc, ${elapsed}s)" \
   test "$rc" -eq 0 -a "$out" = "PASS ring of 64 ranks"
 report
 
+# An MPMD job file: both apps in one MPI_COMM_WORLD, each rank with its
+# app's MPI_APPNUM.
+cat >"$work/mpmd.yml" <<EOF
+oversubscribe: true
+apps:
+  - {program: $bin/mpi_ring, args: [appnum, 0], count: 2}
+  - {program: $bin/mpi_ring, args: [appnum, 1]}
+EOF
+run "$work/mpmd.yml"
+check "MPMD job file: one ring of 3 ranks, MPI_APPNUM 0, 0, 1 ($rc)" \
+  test "$rc" -eq 0 -a "$out" = "PASS ring of 3 ranks"
+report
+
 run -n 1 printenv OMPI_MCA_schizo OMPI_MCA_pml
 check "the ranks get OMPI_MCA_schizo=^orte,slurm,flux,jsm and OMPI_MCA_pml=ob1" \
   test "$out" = $'^orte,slurm,flux,jsm\nob1'

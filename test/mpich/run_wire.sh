@@ -5,6 +5,18 @@
 # for PMI-2.
 source "$(dirname "$0")/../launcher/lib.sh"
 
+# An MPMD job file: each rank's get_appnum answers its app's number.
+cat >"$work/mpmd.yml" <<EOF
+oversubscribe: true
+apps:
+  - {program: $CLIENT, args: [attrs], count: 2, env: {WANT_APPNUM: "0"}}
+  - {program: $CLIENT, args: [attrs], env: {WANT_APPNUM: "1"}}
+EOF
+run "$work/mpmd.yml"
+check "MPMD job file: get_appnum is each rank's app ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS attrs' <<<"$out")" -eq 3
+report
+
 for n in 1 3; do
   run -n "$n" --oversubscribe "$CLIENT" attrs
   check "$n ranks: every PMI-1 command answered as hydra does ($rc)" \

@@ -19,7 +19,7 @@ expect 0 "grid: struct  STRUCT  size 204  align 4  extent 204" \
     "$drover" types show "$dir/layouts.yml" grid
 expect 0 "  b: array[5][10]  SUBARRAY  offset 4  size 200  align 4  extent 200" \
     "$drover" types show "$dir/layouts.yml" grid
-expect 0 "  signature struct{a:i1;b:[5,10](i4);}" "$drover" types show "$dir/layouts.yml" grid
+expect 0 "  signature {@0:i1;@4:[5,10](i4);}(204)" "$drover" types show "$dir/layouts.yml" grid
 expect 0 "  32768  grid                         204 bytes (declared)" \
     "$drover" info datatypes --types "$dir/layouts.yml"
 expect 0 "   22  PMIX_PROC                    260 bytes" \

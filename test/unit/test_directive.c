@@ -122,6 +122,50 @@ START_TEST(the_first_of_a_key_is_found_and_flags_read_as_pmix_does)
 }
 END_TEST
 
+START_TEST(debugger_directives_name_processes_in_every_standard_form)
+{
+    pmix_proc_t me, procs[2];
+    pmix_rank_t ranks[2] = {0, 3};
+    pmix_data_array_t proc_array = {.type = PMIX_PROC, .size = 2, .array = procs};
+    pmix_data_array_t rank_array = {.type = PMIX_PROC_RANK, .size = 2, .array = ranks};
+    pmix_value_t v;
+    bool named;
+
+    PMIX_LOAD_PROCID(&me, "job", 3);
+    v = (pmix_value_t){.type = PMIX_BOOL, .data.flag = true};
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && named);
+    v.data.flag = false;
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && !named);
+    v = (pmix_value_t){.type = PMIX_PROC_RANK, .data.rank = PMIX_RANK_WILDCARD};
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && named);
+    v.data.rank = 2;
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && !named);
+    /* Processes: of this job, or of a job not yet named (empty). */
+    PMIX_LOAD_PROCID(&procs[0], "other", 3);
+    PMIX_LOAD_PROCID(&procs[1], "", 3);
+    v = (pmix_value_t){.type = PMIX_PROC, .data.proc = &procs[0]};
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && !named);
+    v.data.proc = &procs[1];
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && named);
+    v = (pmix_value_t){.type = PMIX_DATA_ARRAY, .data.darray = &proc_array};
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && named);
+    proc_array.size = 1;
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && !named);
+    v.data.darray = &rank_array;
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && named);
+    rank_array.size = 1;
+    ck_assert(PMIX_SUCCESS == directive_names_proc(&v, &me, &named) && !named);
+    /* Anything else is refused, not read as "nobody". */
+    v = (pmix_value_t){.type = PMIX_STRING, .data.string = "all"};
+    ck_assert(PMIX_ERR_BAD_PARAM == directive_names_proc(&v, &me, &named) && !named);
+    rank_array.type = PMIX_STRING;
+    v = (pmix_value_t){.type = PMIX_DATA_ARRAY, .data.darray = &rank_array};
+    ck_assert(PMIX_ERR_BAD_PARAM == directive_names_proc(&v, &me, &named));
+    v.data.darray = NULL;
+    ck_assert(PMIX_ERR_BAD_PARAM == directive_names_proc(&v, &me, &named));
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("directive");
@@ -133,6 +177,7 @@ int main(void)
     tcase_add_test(tc, other_values_are_not_numbers);
     tcase_add_test(tc, timeouts_are_whole_positive_seconds);
     tcase_add_test(tc, the_first_of_a_key_is_found_and_flags_read_as_pmix_does);
+    tcase_add_test(tc, debugger_directives_name_processes_in_every_standard_form);
     suite_add_tcase(s, tc);
     sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

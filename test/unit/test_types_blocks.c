@@ -4,10 +4,11 @@
  * map (src/types/blocks.c, typemap.c).
  *
  * Per combiner: the golden decoding (MPI's get_contents layout), the type
- * map, size and extent as Open MPI computes them (lb 0 aside), decode ->
- * recreate -> decode giving the identical type (fingerprint, size, lb,
- * extent, type map, signature), and pack -> unpack -> compare through the
- * registry harness.
+ * map, size, lb and extent as Open MPI computes them, decode -> recreate
+ * -> decode giving the identical type (fingerprint, size, lb, extent, true
+ * lb and extent, type map, signature), and pack -> unpack -> compare
+ * through the registry harness; negative displacements and calls without
+ * data as MPI takes them.
  */
 #include <check.h>
 #include <stdio.h>
@@ -33,32 +34,6 @@ static void contents_are(const decoded_t *d, int combiner, int ni, const int *in
     ck_assert_int_eq(d->types[0], old);
 }
 
-/* The type map's displacements, all of basic type basic. */
-static void map_is(pmix_data_type_t id, pmix_data_type_t basic, size_t n, const intptr_t *disps)
-{
-    size_t count = 0;
-    pmix_data_type_t basics[64];
-    intptr_t got[64];
-    ck_assert_int_eq(drover_type_get_typemap(id, 0, NULL, NULL, &count), PMIX_SUCCESS);
-    ck_assert_uint_eq(count, n);
-    ck_assert_int_eq(drover_type_get_typemap(id, 64, basics, got, &count), PMIX_SUCCESS);
-    for (size_t i = 0; i < n; i++) {
-        ck_assert_int_eq(basics[i], basic);
-        ck_assert_msg(got[i] == disps[i], "entry %zu at %ld, not %ld", i, (long)got[i], (long)disps[i]);
-    }
-}
-
-static void bounds_are(pmix_data_type_t id, size_t size, intptr_t extent)
-{
-    size_t s;
-    intptr_t lb, ext;
-    ck_assert_int_eq(drover_type_size(id, &s), PMIX_SUCCESS);
-    ck_assert_uint_eq(s, size);
-    ck_assert_int_eq(drover_type_get_extent(id, &lb, &ext), PMIX_SUCCESS);
-    ck_assert_int_eq(lb, 0);
-    ck_assert_int_eq(ext, extent);
-}
-
 START_TEST(vector_of_vector_is_open_mpis_golden_type)
 {
     pmix_data_type_t inner, outer;
@@ -69,7 +44,7 @@ START_TEST(vector_of_vector_is_open_mpis_golden_type)
     d = decode(inner);
     contents_are(&d, DROVER_COMBINER_VECTOR, 3, (int[]){2, 1, 2}, 0, NULL, PMIX_INT32);
     /* Open MPI 4.1.4: size 16, extent 36, int offsets 0 2 6 8. */
-    bounds_are(outer, 16, 36);
+    bounds_are(outer, 16, 0, 36, 0, 36);
     map_is(outer, PMIX_INT32, 4, (intptr_t[]){0, 8, 24, 32});
 }
 END_TEST
@@ -80,16 +55,16 @@ START_TEST(each_combiner_decodes_as_its_call)
     ck_assert_int_eq(drover_type_create_hvector(NULL, 3, 2, 24, PMIX_DOUBLE, &id), PMIX_SUCCESS);
     decoded_t d = decode(id);
     contents_are(&d, DROVER_COMBINER_HVECTOR, 2, (int[]){3, 2}, 1, (intptr_t[]){24}, PMIX_DOUBLE);
-    bounds_are(id, 48, 64);
+    bounds_are(id, 48, 0, 64, 0, 64);
     map_is(id, PMIX_DOUBLE, 6, (intptr_t[]){0, 8, 24, 32, 48, 56});
 
-    /* Open MPI: offsets 10 11 12 20 21 30 (lb 40, extent 84: here lb 0). */
+    /* Open MPI: offsets 10 11 12 20 21 30 in ints, lb 40, extent 84. */
     ck_assert_int_eq(drover_type_create_indexed(NULL, 3, (int[]){3, 2, 1}, (int[]){10, 20, 30},
                                                 PMIX_INT32, &id),
                      PMIX_SUCCESS);
     d = decode(id);
     contents_are(&d, DROVER_COMBINER_INDEXED, 7, (int[]){3, 3, 2, 1, 10, 20, 30}, 0, NULL, PMIX_INT32);
-    bounds_are(id, 24, 124);
+    bounds_are(id, 24, 40, 84, 40, 84);
     map_is(id, PMIX_INT32, 6, (intptr_t[]){40, 44, 48, 80, 84, 120});
 
     /* A block of length 0 holds nothing; blocks need not be in order. */
@@ -99,14 +74,14 @@ START_TEST(each_combiner_decodes_as_its_call)
     d = decode(id);
     contents_are(&d, DROVER_COMBINER_HINDEXED, 4, (int[]){3, 3, 0, 1}, 3, (intptr_t[]){16, 4, 1},
                  PMIX_INT32);
-    bounds_are(id, 16, 28);
+    bounds_are(id, 16, 1, 27, 1, 27);
     map_is(id, PMIX_INT32, 4, (intptr_t[]){16, 20, 24, 1});
 
     ck_assert_int_eq(drover_type_create_indexed_block(NULL, 3, 2, (int[]){0, 4, 10}, PMIX_INT16, &id),
                      PMIX_SUCCESS);
     d = decode(id);
     contents_are(&d, DROVER_COMBINER_INDEXED_BLOCK, 5, (int[]){3, 2, 0, 4, 10}, 0, NULL, PMIX_INT16);
-    bounds_are(id, 12, 24);
+    bounds_are(id, 12, 0, 24, 0, 24);
     map_is(id, PMIX_INT16, 6, (intptr_t[]){0, 2, 8, 10, 20, 22});
 
     pmix_data_type_t pair;
@@ -115,34 +90,10 @@ START_TEST(each_combiner_decodes_as_its_call)
                      PMIX_SUCCESS);
     d = decode(id);
     contents_are(&d, DROVER_COMBINER_HINDEXED_BLOCK, 2, (int[]){2, 1}, 2, (intptr_t[]){0, 12}, pair);
-    bounds_are(id, 16, 20);
+    bounds_are(id, 16, 0, 20, 0, 20);
     map_is(id, PMIX_INT32, 4, (intptr_t[]){0, 4, 12, 16});
 }
 END_TEST
-
-/* Everything MPI can ask of a type is the same for a and b. */
-static void identical(pmix_data_type_t a, pmix_data_type_t b)
-{
-    const named_t *x = types_by_id(a), *y = types_by_id(b);
-    ck_assert_uint_eq(x->fingerprint, y->fingerprint);
-    ck_assert_str_eq(x->signature, y->signature);
-    size_t sa, sb, na, nb;
-    intptr_t lba, lbb, ea, eb;
-    ck_assert_int_eq(drover_type_size(a, &sa), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_size(b, &sb), PMIX_SUCCESS);
-    ck_assert_uint_eq(sa, sb);
-    ck_assert_int_eq(drover_type_get_extent(a, &lba, &ea), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_get_extent(b, &lbb, &eb), PMIX_SUCCESS);
-    ck_assert_int_eq(lba, lbb);
-    ck_assert_int_eq(ea, eb);
-    pmix_data_type_t ta[64], tb[64];
-    intptr_t da[64], db[64];
-    ck_assert_int_eq(drover_type_get_typemap(a, 64, ta, da, &na), PMIX_SUCCESS);
-    ck_assert_int_eq(drover_type_get_typemap(b, 64, tb, db, &nb), PMIX_SUCCESS);
-    ck_assert_uint_eq(na, nb);
-    ck_assert(na <= 64);
-    ck_assert(0 == memcmp(ta, tb, na * sizeof(*ta)) && 0 == memcmp(da, db, na * sizeof(*da)));
-}
 
 static pmix_data_type_t made[6];
 
@@ -172,8 +123,8 @@ START_TEST(decode_recreate_decode_is_the_identical_type)
         decoded_t d2 = decode(again);
         same_call(&d1, &d2);
         ck_assert_int_eq(d1.types[0], d2.types[0]);
-        identical(made[k], again);
-        identical(again, recreate(&d2));
+        identical(made[k], again, true);
+        identical(again, recreate(&d2), true);
     }
 }
 END_TEST
@@ -195,27 +146,92 @@ START_TEST(block_types_pack_unpack_and_compare)
 }
 END_TEST
 
-START_TEST(what_the_tree_cannot_hold_is_refused)
+START_TEST(negative_displacements_are_mpis)
 {
     pmix_data_type_t id;
-    /* Negative displacements would make lb negative. */
-    ck_assert_int_eq(drover_type_create_hvector(NULL, 2, 1, -8, PMIX_INT32, &id), PMIX_ERR_NOT_SUPPORTED);
-    ck_assert_int_eq(drover_type_create_indexed(NULL, 1, (int[]){1}, (int[]){-1}, PMIX_INT32, &id),
-                     PMIX_ERR_NOT_SUPPORTED);
+    /* Blocks at 0 and -8: lb -8, extent 12; a value in memory starts at
+     * its lb, so the int at -8 is its first 4 bytes. */
+    ck_assert_int_eq(drover_type_create_hvector(NULL, 2, 1, -8, PMIX_INT32, &id), PMIX_SUCCESS);
+    decoded_t d = decode(id);
+    contents_are(&d, DROVER_COMBINER_HVECTOR, 2, (int[]){2, 1}, 1, (intptr_t[]){-8}, PMIX_INT32);
+    bounds_are(id, 8, -8, 12, -8, 12);
+    map_is(id, PMIX_INT32, 2, (intptr_t[]){0, -8});
+    static const int32_t hv[3] = {-1, 0x5a5a5a5a, 7};
+    rebuilds_and_travels(id, hv);
+
+    ck_assert_int_eq(drover_type_create_indexed(NULL, 2, (int[]){1, 2}, (int[]){-1, 3}, PMIX_INT16, &id),
+                     PMIX_SUCCESS);
+    bounds_are(id, 6, -2, 12, -2, 12);
+    map_is(id, PMIX_INT16, 3, (intptr_t[]){-2, 6, 8});
+    static const int16_t ix[6] = {1, 2, 3, 4, 5, 6};
+    rebuilds_and_travels(id, ix);
+
+    /* A block constructor over a type whose lb is not 0: MPI's bounds
+     * follow the old type's (here -8 .. 4 then 16 .. 28). */
+    pmix_data_type_t outer;
+    ck_assert_int_eq(drover_type_create_hvector(NULL, 2, 1, -8, PMIX_INT32, &id), PMIX_SUCCESS);
+    ck_assert_int_eq(drover_type_create_hindexed_block(NULL, 2, 1, (intptr_t[]){0, 24}, id, &outer),
+                     PMIX_SUCCESS);
+    bounds_are(outer, 16, -8, 36, -8, 36);
+    map_is(outer, PMIX_INT32, 4, (intptr_t[]){0, -8, 24, 16});
+    static const int32_t two[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+    rebuilds_and_travels(outer, two);
+}
+END_TEST
+
+START_TEST(calls_without_data_are_empty_types)
+{
+    pmix_data_type_t id, none;
+    /* MPI: count 0 or blocks of length 0 make a type of size, lb and
+     * extent 0, which still decodes as its call. */
+    ck_assert_int_eq(drover_type_create_vector(NULL, 0, 1, 1, PMIX_INT32, &none), PMIX_SUCCESS);
+    decoded_t d = decode(none);
+    contents_are(&d, DROVER_COMBINER_VECTOR, 3, (int[]){0, 1, 1}, 0, NULL, PMIX_INT32);
+    bounds_are(none, 0, 0, 0, 0, 0);
+    map_is(none, PMIX_INT32, 0, NULL);
+    static const char nothing[1];
+    rebuilds_and_travels(none, nothing);
+
+    ck_assert_int_eq(drover_type_create_indexed_block(NULL, 2, 0, (int[]){0, 1}, PMIX_DOUBLE, &id),
+                     PMIX_SUCCESS);
+    d = decode(id);
+    contents_are(&d, DROVER_COMBINER_INDEXED_BLOCK, 4, (int[]){2, 0, 0, 1}, 0, NULL, PMIX_DOUBLE);
+    rebuilds_and_travels(id, nothing);
+    ck_assert_int_eq(drover_type_create_hindexed(NULL, 0, NULL, NULL, PMIX_INT8, &id), PMIX_SUCCESS);
+    rebuilds_and_travels(id, nothing);
+    ck_assert_int_eq(drover_type_create_struct(NULL, 0, NULL, NULL, NULL, &id), PMIX_SUCCESS);
+    d = decode(id);
+    ck_assert_int_eq(d.combiner, DROVER_COMBINER_STRUCT);
+    ints_are(&d, 1, (int[]){0});
+    rebuilds_and_travels(id, nothing);
+    /* An empty type inside another holds no bytes there. */
+    ck_assert_int_eq(drover_type_create_struct(NULL, 2, (int[]){1, 3}, (intptr_t[]){0, 4},
+                                               (pmix_data_type_t[]){PMIX_INT32, none}, &id),
+                     PMIX_SUCCESS);
+    bounds_are(id, 4, 0, 4, 0, 4);
+    ck_assert_int_eq(drover_type_create_contiguous(NULL, 5, none, &id), PMIX_SUCCESS);
+    bounds_are(id, 0, 0, 0, 0, 0);
+}
+END_TEST
+
+START_TEST(what_a_value_cannot_hold_is_refused)
+{
+    pmix_data_type_t id;
     /* Overlapping blocks: the tree refuses them as overlapping members. */
     ck_assert_int_eq(drover_type_create_vector(NULL, 2, 3, 2, PMIX_INT32, &id), PMIX_ERR_BAD_PARAM);
     ck_assert_int_eq(drover_type_create_hindexed_block(NULL, 2, 1, (intptr_t[]){0, 2}, PMIX_INT32, &id),
                      PMIX_ERR_BAD_PARAM);
-    /* Bad counts, no data, old types the tree cannot hold, overflow. */
-    ck_assert_int_eq(drover_type_create_vector(NULL, 0, 1, 1, PMIX_INT32, &id), PMIX_ERR_BAD_PARAM);
+    /* Bad counts, old types without a fixed size, overflow. */
+    ck_assert_int_eq(drover_type_create_vector(NULL, -1, 1, 1, PMIX_INT32, &id), PMIX_ERR_BAD_PARAM);
     ck_assert_int_eq(drover_type_create_vector(NULL, 2, -1, 1, PMIX_INT32, &id), PMIX_ERR_BAD_PARAM);
-    ck_assert_int_eq(drover_type_create_indexed_block(NULL, 2, 0, (int[]){0, 1}, PMIX_INT32, &id),
-                     PMIX_ERR_NOT_SUPPORTED);
     ck_assert_int_eq(drover_type_create_vector(NULL, 2, 1, 1, PMIX_STRING, &id), PMIX_ERR_NOT_SUPPORTED);
     ck_assert_int_eq(drover_type_create_vector(NULL, 70000, 1, 1, PMIX_INT8, &id), PMIX_ERR_BAD_PARAM);
     ck_assert_int_eq(drover_type_create_hindexed(NULL, 1, NULL, (intptr_t[]){0}, PMIX_INT8, &id),
                      PMIX_ERR_BAD_PARAM);
     ck_assert_int_eq(drover_type_create_vector(NULL, 3, 1 << 30, 1 << 30, PMIX_DOUBLE, &id),
+                     PMIX_ERR_BAD_PARAM);
+    ck_assert_int_eq(drover_type_create_hindexed(NULL, 2, (int[]){1, 1},
+                                                 (intptr_t[]){INTPTR_MIN, INTPTR_MAX}, PMIX_INT8, &id),
                      PMIX_ERR_BAD_PARAM);
 }
 END_TEST
@@ -282,7 +298,9 @@ int main(void)
     tcase_add_test(tc, each_combiner_decodes_as_its_call);
     tcase_add_test(tc, decode_recreate_decode_is_the_identical_type);
     tcase_add_test(tc, block_types_pack_unpack_and_compare);
-    tcase_add_test(tc, what_the_tree_cannot_hold_is_refused);
+    tcase_add_test(tc, negative_displacements_are_mpis);
+    tcase_add_test(tc, calls_without_data_are_empty_types);
+    tcase_add_test(tc, what_a_value_cannot_hold_is_refused);
     tcase_add_test(tc, a_hand_written_constructor_attribute_must_match);
     tcase_add_test(tc, the_type_map_of_other_types);
     suite_add_tcase(s, tc);

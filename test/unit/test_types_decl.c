@@ -543,7 +543,7 @@ START_TEST(every_error_of_a_file_is_reported_with_its_place)
         "  loop2: int\n";
     char *errors = load_fails(text, 0);
     ck_assert_str_eq(errors,
-        "t.yml:17:3: error: duplicate key 'loop2' (first at 15:3)\n"
+        "t.yml:17:3: error: types.loop2: duplicate key 'loop2' (first at 15:3)\n"
         "t.yml:7:12: error: types.grid.members[0].a: unknown type 'chr'; did you mean 'char'?\n"
         "t.yml:8:40: error: types.grid.members[1].b.sizes: unknown key 'sizes' for type array; did you mean 'size'?\n"
         "t.yml:8:12: error: types.grid.members[1].b: an array needs a `size'\n"
