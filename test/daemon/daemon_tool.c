@@ -28,7 +28,8 @@
  *       PMIX_READY_FOR_DEBUG to this tool and wait in PMIx_Init (running,
  *       pids in the process table, no output; at exec: stopped) until the
  *       tool sends PMIX_DEBUGGER_RELEASE to the job; then they run to the
- *       end.
+ *       end. A rank as the directive's value is refused (not supported
+ *       through the daemon).
  * Every check prints one line "ok - ..." or "not ok - ..."; the exit
  * status is 1 if any failed.
  */
@@ -420,6 +421,11 @@ static int debug(const char *hello, const char *where)
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(hello);
     app.maxprocs = 2;
+    pmix_rank_t one = 1;
+    PMIX_INFO_LOAD(&stop, key, &one, PMIX_PROC_RANK);
+    rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&stop);
+    check(PMIX_ERR_NOT_SUPPORTED == rc, "a rank as the directive: PMIX_ERR_NOT_SUPPORTED");
     PMIX_INFO_LOAD(&stop, key, &yes, PMIX_BOOL);
     rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
     PMIX_INFO_DESTRUCT(&stop);

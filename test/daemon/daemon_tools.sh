@@ -66,7 +66,7 @@ for where in init exec; do
   tool debug "$HELLO" "$where"
   sed 's/^/  /' "$work/tout"
   check "a job stopped ($where) announces READY_FOR_DEBUG and waits for PMIX_DEBUGGER_RELEASE (above)" \
-    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
+    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 12
 done
 tool control
 sed 's/^/  /' "$work/tout"
