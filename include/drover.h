@@ -148,6 +148,13 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * client before its pid is known waits for it. */
 #define DROVER_SERVER_CLIENT_PIDS "drover.srv.client_pids"
 
+/* PMIx_server_init attribute (int, a file descriptor open for writing):
+ * the server writes there one line per connection it refuses because
+ * its peer runs as another user ("refused a PMIx connection from uid U
+ * (pid P): not the server's user"). The descriptor stays the host's; it
+ * must stay open until PMIx_server_finalize. */
+#define DROVER_SERVER_REFUSAL_LOG "drover.srv.refusal_log"
+
 /* The client proc, registered with PMIx_server_register_client, is the
  * process pid: call it once the process exists (after fork). Returns
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
@@ -181,6 +188,20 @@ typedef struct drover_server_trace {
     void *arg;
 } drover_server_trace_t;
 
+/* ---- The drover daemon (docs/daemon.md) -------------------------------- */
+
+/* PMIx_Spawn job-info attribute (PMIX_DATA_ARRAY of PMIX_STRING): the
+ * `drover run` arguments of the job, as drover submit was given them; the
+ * one app then gives the job's working directory (cwd) and its whole
+ * environment (env). */
+#define DROVER_SPAWN_RUN_ARGS "drover.spawn.runargs"
+
+/* PMIx_Query_info keys the daemon answers (PMIX_STRING): every job as
+ * `drover ps` prints it, as a table or as JSON; and, with PMIX_NSPACE,
+ * the directory holding a submitted job's stdout and stderr files. */
+#define DROVER_QUERY_JOBS "drover.qry.jobs"
+#define DROVER_QUERY_JOBS_JSON "drover.qry.jobs.json"
+#define DROVER_QUERY_OUTPUT "drover.qry.output"
 /* ---- Declared datatypes (docs/datatypes.md) ------------------------------ */
 
 /* Types declared in YAML (PDI's specification-tree dialect) are registered

@@ -19,6 +19,7 @@
  *   event.c     event handlers, PMIx_Notify_event
  *   tool.c      PMIx_tool_*: a tool's life and its servers
  *   group.c     PMIx_Group_*
+ *   debug.c     PMIX_DEBUG_STOP_IN_INIT: waiting for a debugger
  *   iof.c       PMIx_IOF_pull, _deregister, _push
  *   topology.c  topology, cpusets, locality, device distances
  *   ...         one file per further family (abort.c, query.c,

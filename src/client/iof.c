@@ -9,7 +9,9 @@
  *    thread hands the bytes to each, or writes them to this process's
  *    stdout (stdout channel) or stderr (the others) when the handler has
  *    no callback. The handler is in place before the request goes out,
- *    so output racing the reply is not lost.
+ *    so output racing the reply is not lost. The output of a job this
+ *    tool spawned with PMIX_FWD_STDOUT and friends comes under a number
+ *    of its own (PROTOCOL_IOF_FORWARDED) and is written likewise.
  *  - A push sends bytes for targets' stdin to the server, which hands
  *    them to its host. PMIX_IOF_PUSH_STDIN without bytes starts a thread
  *    that forwards this process's own stdin, chunk by chunk, until end of
@@ -102,7 +104,8 @@ void iof_received(pmix_data_buffer_t *payload)
         PMIX_SUCCESS == protocol_unpack_array(payload, PMIX_INFO, (void **)&info, &ninfo)) {
         for (size_t i = 0; i < nids; i++) {
             pmix_iof_cbfunc_t fn = NULL;
-            bool found = false;
+            /* A spawn's forwarded output has no handler: it is written. */
+            bool found = PROTOCOL_IOF_FORWARDED == ids[i];
             pthread_mutex_lock(&lock);
             for (const iof_handler_t *h = handlers; NULL != h && !found; h = h->next) {
                 if (h->id == ids[i]) {

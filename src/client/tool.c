@@ -24,14 +24,22 @@
  *    switches the connection; disconnecting the primary leaves the tool
  *    initialised but unconnected, its requests failing with
  *    PMIX_ERR_UNREACH until it attaches again.
- *  - drover runs no system-wide server, so PMIX_CONNECT_TO_SYSTEM finds
- *    none; PMIX_SERVER_NSPACE cannot be looked up without one either.
+ *  - The system server is the user's drover daemon (docs/daemon.md):
+ *    PMIX_CONNECT_TO_SYSTEM connects to it or fails, PMIX_CONNECT_SYSTEM_
+ *    FIRST tries it before the server the environment names. It is found
+ *    by the rendezvous file OpenPMIx's system servers write, pmix.sys.<host>
+ *    (URI on its first line), but in the user's own state directory
+ *    rather than the shared /tmp: a file there is the user's or refused,
+ *    so no other user can pose as the system server. PMIX_SERVER_NSPACE
+ *    cannot be looked up.
  */
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -39,6 +47,7 @@
 #include "directive.h"
 #include "pmix.h"
 #include "pmix_tool.h"
+#include "statedir.h"
 
 /* The flag /proc/net/unix shows on a listening socket (__SO_ACCEPTCON). */
 #define ACCEPTING 0x10000UL
@@ -65,13 +74,16 @@ static uint32_t find_uint32(const pmix_info_t *info, size_t ninfo, const char *k
                : 0;
 }
 
-/* The first line of path, as a URI. */
-static pmix_status_t read_attachment(const char *path, char **uri)
+/* The first line of the file open as fd (closed here), as a URI. */
+static pmix_status_t read_uri(int fd, char **uri)
 {
     char line[4096];
-    FILE *f = fopen(path, "r");
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
     if (NULL == f) {
+        if (fd >= 0) {
+            close(fd);
+        }
         return PMIX_ERR_UNREACH; /* no file: no way to that server */
     }
     char *got = fgets(line, sizeof(line), f);
@@ -82,6 +94,30 @@ static pmix_status_t read_attachment(const char *path, char **uri)
     line[strcspn(line, "\r\n")] = '\0';
     *uri = strdup(line);
     return NULL == *uri ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+/* The URI of the user's system server: the drover daemon's, from the
+ * pmix.sys.<host> rendezvous in the user's state directory. The file is
+ * used only if the directory and the file are the user's own (not a
+ * link): another user cannot point the tool at a server of theirs. */
+static pmix_status_t system_server(char **uri)
+{
+    char dir[PATH_MAX], name[300];
+    const char *why;
+    struct stat st;
+    int dirfd, fd = -1;
+
+    if (0 != statedir_path(dir, sizeof(dir)) || 0 != statedir_system_name(name, sizeof(name)) ||
+        (dirfd = statedir_open(dir, &why)) < 0) {
+        return PMIX_ERR_UNREACH;
+    }
+    fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    close(dirfd);
+    if (fd >= 0 && (0 != fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid())) {
+        close(fd);
+        fd = -1;
+    }
+    return read_uri(fd, uri);
 }
 
 /* Whether the socket at path belongs to a server run by process pid. */
@@ -176,14 +212,17 @@ static pmix_status_t designated(const pmix_info_t *info, size_t ninfo, bool use_
     }
     if (NULL != (v = directive_find(info, ninfo, PMIX_TOOL_ATTACHMENT_FILE))) {
         return PMIX_STRING == v->type && NULL != v->data.string
-                   ? read_attachment(v->data.string, uri)
+                   ? read_uri(open(v->data.string, O_RDONLY | O_CLOEXEC), uri)
                    : PMIX_ERR_BAD_PARAM;
     }
     if (NULL != (v = directive_find(info, ninfo, PMIX_SERVER_PIDINFO))) {
         return PMIX_PID == v->type ? find_by_pid(v->data.pid, uri) : PMIX_ERR_BAD_PARAM;
     }
     if (client_flag(info, ninfo, PMIX_CONNECT_TO_SYSTEM)) {
-        return PMIX_ERR_UNREACH;
+        return system_server(uri);
+    }
+    if (client_flag(info, ninfo, PMIX_CONNECT_SYSTEM_FIRST) && PMIX_SUCCESS == system_server(uri)) {
+        return PMIX_SUCCESS;
     }
     if (NULL != directive_find(info, ninfo, PMIX_SERVER_NSPACE)) {
         return PMIX_ERR_NOT_SUPPORTED;

@@ -151,6 +151,12 @@ void protocol_free_array(void *array, size_t n, pmix_data_type_t type);
 pmix_status_t protocol_pack_status(pmix_data_buffer_t *buf, pmix_status_t status);
 pmix_status_t protocol_unpack_status(pmix_data_buffer_t *buf, pmix_status_t *status);
 
+/* The handler number of an IOF message carrying the output of a job that
+ * a tool spawned with PMIX_FWD_STDOUT/STDERR/STDDIAG: the tool writes it
+ * to its own stdout (stdout channel) or stderr (the others). A pull's
+ * number is never this one. */
+#define PROTOCOL_IOF_FORWARDED SIZE_MAX
+
 /* The environment variable naming the server's socket, and the prefix of
  * its value ("drover://" then the socket's absolute path). */
 #define PROTOCOL_URI_ENV "PMIX_SERVER_URI41"

@@ -15,11 +15,16 @@
  *  - Job history and INDEF publications go to the journal
  *    (daemon_journal.c) before the request is answered, and come back
  *    when a daemon starts: jobs that were running then are "lost".
- *  - One request per connection. `wait` and `run` connections stay open
- *    until their job ends; so does `stop`, answered once every job has
- *    ended (SIGTERM, then SIGKILL after the grace) and every file the
- *    daemon made is gone.
+ *  - Two sockets: the daemon's own (daemon.sock) for `daemon status`,
+ *    `stop` and `run --daemon`, which hands over file descriptors; and the
+ *    PMIx server's (daemon_pmix.c) for the tools: submit, ps, wait, kill,
+ *    output and any PMIx tool of the user.
+ *  - One request per connection of the daemon's socket. A `run`
+ *    connection stays open until its job ends; so does `stop`, answered
+ *    once every job has ended (SIGTERM, then SIGKILL after the grace) and
+ *    every file the daemon made is gone.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -47,7 +52,7 @@
 
 typedef struct daemon daemon_t;
 
-typedef enum { CONN_WAIT, CONN_RUN, CONN_STOP } conn_kind_t;
+typedef enum { CONN_RUN, CONN_STOP } conn_kind_t;
 
 /* A connection kept open for a later answer. */
 typedef struct conn {
@@ -73,6 +78,7 @@ struct daemon {
     daemon_jobs_t *jobs;
     daemon_store_t *store;
     daemon_journal_t *journal;
+    char nspace[DAEMON_NSPACE_MAX];  /* the PMIx server's; jobs' are <it>.<id> */
     conn_t *conns;
     bool stopping;
     bool finished;
@@ -173,6 +179,7 @@ static void finish(daemon_t *d)
     }
     d->finished = true;
     note(d, "stopped");
+    daemon_pmix_stop(d->dirfd);
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
@@ -200,6 +207,23 @@ static void finish(daemon_t *d)
     event_base_loopbreak(d->base);
 }
 
+static void job_output(void *arg, unsigned id, int fd, const char *bytes, size_t len)
+{
+    daemon_pmix_output(id, fd, bytes, len);
+}
+
+static void journal_job(daemon_t *d, unsigned id);
+
+static void tool_spawned(void *arg, unsigned id, const char *why)
+{
+    if (0 == id) {
+        note(arg, "refused a tool's spawn: %s", why);
+    } else {
+        note(arg, "job %u queued by a tool", id);
+        journal_job(arg, id);
+    }
+}
+
 static void on_grace(evutil_socket_t fd, short what, void *arg)
 {
     daemon_t *d = arg;
@@ -213,6 +237,7 @@ static void begin_stop(daemon_t *d, const char *why)
         return;
     }
     d->stopping = true;
+    daemon_pmix_refuse_spawns();
     note(d, "stopping (%s): ending %u jobs", why, daemon_jobs_active(d->jobs));
     if (0 == daemon_jobs_end_all(d->jobs, SIGTERM)) {
         finish(d);
@@ -297,6 +322,7 @@ static void job_ended(void *arg, unsigned id, int status)
     note(d, "job %u ended with status %d", id, status);
     daemon_store_job_ended(d->store, id);
     journal_job(d, id);
+    daemon_pmix_job_ended(id, status);
     char text[16];
     snprintf(text, sizeof(text), "%d", status);
     for (conn_t *c = d->conns, *next; NULL != c; c = next) {
@@ -382,13 +408,13 @@ static void keep(daemon_t *d, int fd, conn_kind_t kind, unsigned job)
     }
 }
 
-/* submit|run CWD NARGS ARGS... ENV... (run: with 3 fds). Returns whether
- * the connection stays. */
-static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground)
+/* run CWD NARGS ARGS... ENV..., with 3 fds. Returns whether the
+ * connection stays. */
+static bool run_request(daemon_t *d, int fd, wire_msg_t *msg)
 {
     unsigned long nargs;
     if (msg->nwords < 4 || !parse_uint(msg->words[2], msg->nwords - 3, &nargs) || 0 == nargs ||
-        (foreground && 3 != msg->nfds)) {
+        3 != msg->nfds) {
         reply_error(fd, "malformed %s request", msg->words[0]);
         return false;
     }
@@ -398,76 +424,23 @@ static bool launch_request(daemon_t *d, int fd, wire_msg_t *msg, bool foreground
     }
     const char *why;
     unsigned id = daemon_jobs_submit(d->jobs, msg->words[1], msg->words + 3, nargs,
-                                     msg->words + 3 + nargs, foreground ? msg->fds : NULL, &why);
+                                     msg->words + 3 + nargs, msg->fds, &why);
     if (0 == id) {
         reply_error(fd, "cannot queue the job: %s", why);
         return false;
     }
-    note(d, "job %u queued (%s)", id, foreground ? "run --daemon" : "submit");
+    note(d, "job %u queued (run --daemon)", id);
     journal_job(d, id);
     char text[16];
     snprintf(text, sizeof(text), "%u", id);
     daemon_wire_sendv(fd, "ok", text, NULL);
-    if (foreground && daemon_jobs_status(d->jobs, id) < 0) {
+    if (daemon_jobs_status(d->jobs, id) < 0) {
         keep(d, fd, CONN_RUN, id);
         return true;
     }
-    if (foreground) {
-        /* It could not even start. */
-        snprintf(text, sizeof(text), "%d", daemon_jobs_status(d->jobs, id));
-        daemon_wire_sendv(fd, "exit", text, NULL);
-    }
-    return false;
-}
-
-/* A request about one job: wait, kill, output. Returns whether the
- * connection stays. */
-static bool job_request(daemon_t *d, int fd, wire_msg_t *msg)
-{
-    unsigned long id, sig = SIGTERM;
-    const char *verb = msg->words[0], *why;
-    if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id)) {
-        reply_error(fd, "malformed %s request", verb);
-        return false;
-    }
-    int status = daemon_jobs_status(d->jobs, (unsigned)id);
-    if (-2 == status) {
-        reply_error(fd, "no job %lu", id);
-        return false;
-    }
-    if (0 == strcmp(verb, "wait")) {
-        if (status >= 0) {
-            char text[16];
-            snprintf(text, sizeof(text), "%d", status);
-            daemon_wire_sendv(fd, "exit", text, NULL);
-            return false;
-        }
-        keep(d, fd, CONN_WAIT, (unsigned)id);
-        return true;
-    }
-    if (0 == strcmp(verb, "kill")) {
-        if (3 != msg->nwords || !parse_uint(msg->words[2], NSIG - 1, &sig) || 0 == sig) {
-            reply_error(fd, "malformed kill request");
-        } else if (0 != daemon_jobs_signal(d->jobs, (unsigned)id, (int)sig, &why)) {
-            reply_error(fd, "cannot signal job %lu: %s", id, why);
-        } else {
-            note(d, "job %lu: sent signal %lu", id, sig);
-            daemon_wire_sendv(fd, "ok", NULL);
-        }
-        return false;
-    }
-    /* output */
-    if (!daemon_jobs_has_output(d->jobs, (unsigned)id)) {
-        reply_error(fd, "job %lu ran with drover run --daemon: its output went to that command",
-                    id);
-        return false;
-    }
-    char out[PATH_MAX], err[PATH_MAX], sub[64];
-    snprintf(sub, sizeof(sub), DAEMON_JOBS "/%lu/stdout", id);
-    daemon_dir_join(out, sizeof(out), d->dir, sub);
-    snprintf(sub, sizeof(sub), DAEMON_JOBS "/%lu/stderr", id);
-    daemon_dir_join(err, sizeof(err), d->dir, sub);
-    daemon_wire_sendv(fd, "ok", out, err, NULL);
+    /* It could not even start. */
+    snprintf(text, sizeof(text), "%d", daemon_jobs_status(d->jobs, id));
+    daemon_wire_sendv(fd, "exit", text, NULL);
     return false;
 }
 
@@ -484,20 +457,8 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
         keep(d, fd, CONN_STOP, 0);
         kept = true;
         begin_stop(d, "drover daemon stop");
-    } else if (0 == strcmp(verb, "submit") || 0 == strcmp(verb, "run")) {
-        kept = launch_request(d, fd, msg, 0 == strcmp(verb, "run"));
-    } else if (0 == strcmp(verb, "ps")) {
-        bool json = msg->nwords > 1 && 0 == strcmp(msg->words[1], "json");
-        char *table = daemon_jobs_table(d->jobs, json);
-        if (NULL == table) {
-            reply_error(fd, "out of memory");
-        } else {
-            daemon_wire_sendv(fd, "ok", table, NULL);
-        }
-        free(table);
-    } else if (0 == strcmp(verb, "wait") || 0 == strcmp(verb, "kill") ||
-               0 == strcmp(verb, "output")) {
-        kept = job_request(d, fd, msg);
+    } else if (0 == strcmp(verb, "run")) {
+        kept = run_request(d, fd, msg);
     } else if (daemon_store_verb(verb)) {
         /* From a job's run: its job must be running. */
         unsigned long id;
@@ -607,6 +568,26 @@ static int take_lock(daemon_t *d)
     return -1;
 }
 
+/* The PMIx server directories (drover-server.*) of a dead daemon. */
+static void remove_stale_servers(daemon_t *d)
+{
+    int fd = openat(d->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    struct dirent *e;
+    if (NULL == dir) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    while (NULL != (e = readdir(dir))) {
+        if (0 == strncmp(e->d_name, "drover-server.", strlen("drover-server."))) {
+            rmtree_at(d->dirfd, e->d_name, geteuid(), true);
+        }
+    }
+    closedir(dir);
+}
+
 /* Replace what a dead daemon left, and listen. 0 or -1 after a message. */
 static int set_up(daemon_t *d)
 {
@@ -628,6 +609,7 @@ static int set_up(daemon_t *d)
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
+    remove_stale_servers(d);
     if (0 != mkdirat(d->dirfd, DAEMON_JOBS, 0700)) {
         fprintf(stderr, DAEMON_NAME ": cannot create %s/" DAEMON_JOBS ": %s\n", d->dir,
                 strerror(errno));
@@ -673,8 +655,10 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
         return -1;
     }
     exe[n] = '\0';
+    snprintf(d->nspace, sizeof(d->nspace), "drover-daemon.%d", (int)getpid());
     if (NULL == (d->base = event_base_new()) ||
-        NULL == (d->jobs = daemon_jobs_create(d->dirfd, exe, max_jobs, job_ended, d)) ||
+        NULL == (d->jobs = daemon_jobs_create(d->base, d->dirfd, exe, d->nspace, max_jobs,
+                                              job_ended, job_output, d)) ||
         NULL == (d->store = daemon_store_create(d->base, &d->journal)) ||
         NULL == (d->grace_timer = evtimer_new(d->base, on_grace, d)) ||
         NULL == (d->listen_ev = event_new(d->base, d->listenfd, EV_READ | EV_PERSIST, on_accept,
@@ -702,15 +686,21 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
     if (daemon_jobs_count(d->jobs) > 0) {
         note(d, "journal: %u jobs of earlier daemons", daemon_jobs_count(d->jobs));
     }
+    /* The pid file first: whoever sees the socket may look for it. */
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
         return -1;
     }
-    return 0;
+    daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .logfd = d->logfd,
+                               .spawned = tool_spawned, .arg = d};
+    return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);
 }
 
 static void tear_down(daemon_t *d)
 {
+    if (d->dirfd >= 0) {
+        daemon_pmix_stop(d->dirfd);
+    }
     while (NULL != d->conns) {
         conn_free(d->conns);
     }

@@ -4,22 +4,26 @@
  * The daemon is one process per user per node that runs jobs for the
  * drover commands: each job is a `drover run` child of the daemon (the
  * same code as a standalone run, with its own PMIx server), its output
- * kept in the state directory. The commands talk to it over a Unix socket
- * in that directory. One file per concern:
+ * kept in the state directory. The commands are PMIx tools of the PMIx
+ * server it hosts, but for `daemon stop|status` and `run --daemon`, which
+ * use the daemon's own socket. One file per concern:
  *
  *   daemon.c         `drover daemon start|stop|status` and the daemon's loop
  *   daemon_dir.c     the per-user state directory, made and checked safely
- *   daemon_wire.c    requests and replies: lists of strings, with fds
- *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
- *   daemon_client.c  submit, ps, wait, kill, output and `run --daemon`
+ *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
+ *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, output, `ps` rows
+ *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
+ *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
+ *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *   daemon_store.c   publications shared by the daemon's jobs
  *   daemon_journal.c what outlives the daemon: job history, INDEF data
  *   pubsub_daemon.c  a job's run: its shared publications to the daemon
  *
  * Files in the state directory: daemon.sock, daemon.pid, daemon.lock
  * (held with flock by the live daemon: a free lock means the other files
- * are stale), daemon.log, journal (kept when the daemon stops), and
- * jobs/<id>/stdout and stderr.
+ * are stale), daemon.log, journal (kept when the daemon stops),
+ * pmix.sys.<host> (the PMIx rendezvous), drover-server.XXXXXX (the PMIx
+ * server's socket), and jobs/<id>/stdout and stderr.
  */
 #ifndef DROVER_LAUNCHER_DAEMON_H
 #define DROVER_LAUNCHER_DAEMON_H
@@ -31,6 +35,8 @@
 #include <time.h>
 
 struct event_base;
+struct launcher;
+struct launcher_job;
 
 #define DAEMON_NAME "drover daemon"
 #define DAEMON_SOCKET "daemon.sock"
@@ -43,6 +49,23 @@ struct event_base;
 /* Set in a job's environment by the daemon: the `drover run` it starts
  * then runs the job itself, whatever --daemon or DROVER_DAEMON say. */
 #define DAEMON_JOB_ENV "DROVER_DAEMON_JOB"
+
+/* Set in a job's environment by the daemon: the fd on which the run
+ * reports its ranks (daemon_jobs.c). */
+#define DAEMON_REPORT_ENV "DROVER_DAEMON_REPORT"
+
+/* Set in a job's environment by the daemon: the fd of the socket on which
+ * the run says which ranks are ready for a debugger ("ready RANK
+ * BREAKPOINT") and the daemon passes a debugger's release ("release
+ * RANK" or "release *"), a message each (daemon_client.c). */
+#define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
+
+/* Set in a job's environment by the daemon: the prefix its run names its
+ * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
+#define DAEMON_PREFIX_ENV "DROVER_DAEMON_PREFIX"
+
+/* Room for a job's namespace, "<daemon's namespace>.<id>-0". */
+#define DAEMON_NSPACE_MAX 256
 
 /* ---- daemon_dir.c ----------------------------------------------------- */
 
@@ -89,14 +112,29 @@ int daemon_wire_peer(int sock, uid_t *uid, pid_t *pid);
 
 typedef struct daemon_jobs daemon_jobs_t;
 
+typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_ENDED, JOB_NONE } daemon_job_state_t;
+
+/* A rank of a job, as its run reported it. */
+typedef struct daemon_proc {
+    pid_t pid;
+    char *program;
+} daemon_proc_t;
+
 /* A job ended: its id and exit status (128+signal when killed). */
 typedef void (*daemon_job_ended_fn)(void *arg, unsigned id, int status);
 
+/* A submitted job wrote len bytes on its stdout (fd 1) or stderr (2). */
+typedef void (*daemon_job_output_fn)(void *arg, unsigned id, int fd, const char *bytes,
+                                     size_t len);
+
 /* The job table of a daemon whose state directory is dirfd, running at
- * most max_running jobs at a time with the drover executable exe. Caller
+ * most max_running jobs at a time with the drover executable exe, its
+ * jobs' namespaces "<prefix>.<id>-0", their pipes watched in base. Caller
  * frees with daemon_jobs_destroy. NULL when memory runs out. */
-daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_running,
-                                  daemon_job_ended_fn ended, void *arg);
+daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
+                                  const char *prefix, unsigned max_running,
+                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
+                                  void *arg);
 void daemon_jobs_destroy(daemon_jobs_t *jobs);
 
 /* Queue a job: `drover run args...` in cwd with env (all copied). With
@@ -113,6 +151,10 @@ void daemon_jobs_reap(daemon_jobs_t *jobs);
  * its ranks). 0, or -1 with *why set. */
 int daemon_jobs_signal(daemon_jobs_t *jobs, unsigned id, int sig, const char **why);
 
+/* Pass a debugger's release of rank (a number or "*") to job id's run.
+ * 0, or -1 (no such job, or it is not running). */
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank);
+
 /* The job's exit status if it has ended (>= 0), -1 if it is queued or
  * running, -2 if there is no such job. */
 int daemon_jobs_status(const daemon_jobs_t *jobs, unsigned id);
@@ -128,6 +170,22 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig);
 /* Jobs queued or running. */
 unsigned daemon_jobs_active(const daemon_jobs_t *jobs);
 
+/* The job's state; JOB_NONE when there is no such job. */
+daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id);
+
+/* The id of the job whose namespace is nspace, 0 for none. */
+unsigned daemon_jobs_find(const daemon_jobs_t *jobs, const char *nspace);
+
+/* The job's namespace (borrowed), NULL for no such job. */
+const char *daemon_jobs_nspace(const daemon_jobs_t *jobs, unsigned id);
+
+/* Jobs ever submitted: their ids are 1 to this. */
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs);
+
+/* The ranks the job's run reported (*n of them; borrowed, valid until
+ * the next return to the loop). */
+const daemon_proc_t *daemon_jobs_procs(const daemon_jobs_t *jobs, unsigned id, unsigned *n);
+
 /* The table `drover ps` prints, or its JSON form. Caller frees. NULL
  * when memory runs out. */
 char *daemon_jobs_table(const daemon_jobs_t *jobs, bool json);
@@ -141,9 +199,6 @@ typedef struct daemon_job_info {
     bool lost;            /* its daemon died while it ran */
     const char *command;
 } daemon_job_info_t;
-
-/* Jobs known, ended or not: their ids are 1 to this. */
-unsigned daemon_jobs_count(const daemon_jobs_t *jobs);
 
 /* A job's information (borrowed until the job table changes). False for
  * an unknown job. */
@@ -219,6 +274,40 @@ void daemon_store_replay(daemon_store_t *store, char *const *words, size_t nword
 /* Its live records, for compaction. 0 or -1. */
 int daemon_store_dump(const daemon_store_t *store, int fd, size_t *size);
 
+/* ---- daemon_pmix.c ----------------------------------------------------- */
+
+/* What the daemon's PMIx server works with. */
+typedef struct daemon_pmix_host {
+    daemon_jobs_t *jobs;
+    const char *dir;             /* the state directory */
+    int logfd;                   /* daemon.log, for the server's refusals */
+    /* A tool's spawn made job id (0: refused, why says why). */
+    void (*spawned)(void *arg, unsigned id, const char *why);
+    void *arg;
+} daemon_pmix_host_t;
+
+/* Start the PMIx server as nspace (its socket under the state directory,
+ * open as dirfd) and write the system rendezvous there. Calls from it run
+ * in base. 0, or -1 after a message. */
+int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, int dirfd,
+                      const char *nspace);
+
+/* The daemon is stopping: tools' spawns are refused (PMIX_ERR_NOT_AVAILABLE). */
+void daemon_pmix_refuse_spawns(void);
+
+/* Remove the rendezvous and stop the server (safe when not started). */
+void daemon_pmix_stop(int dirfd);
+
+/* Raise the events of job id's end to the tools. */
+void daemon_pmix_job_ended(unsigned id, int status);
+
+/* Raise PMIX_READY_FOR_DEBUG to the tools: rank of job id waits for a
+ * debugger at breakpoint. */
+void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint);
+
+/* Forward what job id wrote on fd 1 or 2 to the tools that want it. */
+void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len);
+
 /* ---- daemon.c: for the client ----------------------------------------- */
 
 /* Connect to the user's daemon (checking the state directory and that
@@ -235,6 +324,20 @@ bool daemon_client_wanted(bool option);
 /* The id of the daemon's job this `drover run` is (0: not a daemon job),
  * known once daemon_client_wanted has run. */
 unsigned daemon_client_job(void);
+
+/* In a daemon's job: the prefix the daemon gave its run (see
+ * daemon_jobs.c), else NULL. Borrowed. */
+const char *daemon_client_prefix(void);
+
+/* In a daemon's job: watch the daemon's control socket in run's loop,
+ * whose releases continue job's stopped ranks (debug.c).
+ * daemon_client_unwatch stops that. */
+void daemon_client_watch(struct launcher *run, struct launcher_job *job);
+void daemon_client_unwatch(void);
+
+/* In a daemon's job: tell the daemon the pid of each rank of the first
+ * job, once they have started. */
+void daemon_client_report(const struct launcher_job *job);
 
 /* `drover run` through the daemon: argv as given to `drover run`
  * (argv[0] is "run"). Returns the job's exit status. */

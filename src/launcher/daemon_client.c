@@ -1,20 +1,28 @@
 /*
- * daemon_client.c - the commands that use the daemon: submit, ps, wait,
- * kill, output, and `drover run --daemon`.
+ * daemon_client.c - `drover run --daemon`, and the run's side of a
+ *   daemon's job (its report of its ranks, its debugger traffic).
  *
  * Design notes:
- *  - Each command is one request on one connection (daemon_connect checks
- *    the state directory and the daemon's uid first).
- *  - submit and run --daemon check the run options here, as `drover run`
- *    would, so that a mistake is one line before anything is queued. The
- *    job gets the command's working directory and environment.
+ *  - run --daemon is one request on one connection of the daemon's own
+ *    protocol (daemon_wire.c; daemon_connect checks the state directory
+ *    and the daemon's uid first), not a PMIx tool's: it hands over file
+ *    descriptors, which PMIx cannot carry. The job gets the command's
+ *    arguments (already checked by `drover run`), working directory and
+ *    environment. The other commands are PMIx tools (daemon_tools.c).
  *  - run --daemon hands its stdin, stdout and stderr to the daemon, which
  *    runs the job on them: output needs no forwarding. INT, TERM and HUP
  *    it receives are passed to the job; it exits with the job's status, or
  *    by the same signal when the job ended by the one it was sent, as a
  *    standalone run does.
- *  - output reads the job's files itself, from the paths the daemon gives
- *    (inside the checked state directory), without following links.
+ *  - A daemon's job is a `drover run` that the daemon started with
+ *    DROVER_DAEMON_JOB and DROVER_DAEMON_REPORT in its environment: it
+ *    runs the job itself and writes its ranks' pids to the report fd.
+ *  - Debugging through the daemon: the job's tools are the daemon's, so
+ *    its run passes each PMIX_READY_FOR_DEBUG of its ranks (from
+ *    PMIx_Init or the application, or held at exec) to the daemon on the
+ *    control socket (fd 4, DROVER_DAEMON_CONTROL), one message each
+ *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
+ *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,10 +33,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <unistd.h>
+
+#include <event2/event.h>
 
 #include "command.h"
 #include "daemon.h"
+#include "directive.h"
 #include "launcher.h"
 
 extern char **environ;
@@ -95,41 +107,24 @@ static char **launch_words(const char *who, const char *verb, int argc, char **a
     return words;
 }
 
-/* Check the run options as drover run does. 0, or an exit status. */
-static int check_options(int argc, char **argv)
+/* A daemon's job: where its run reports its ranks (-1: not one), and
+ * the prefix of its namespaces. */
+static int report_fd = -1;
+static int control_fd = -1;
+static struct event *control_ev;
+static char prefix[DAEMON_NSPACE_MAX];
+
+/* A prefix the daemon makes: drover-daemon.<pid>.<id>- */
+static bool prefix_ok(const char *s)
 {
-    launcher_options_t opts;
-    int parsed = options_parse(argc, argv, &opts);
-    if (OPTIONS_RUN != parsed) {
-        return OPTIONS_HELP == parsed ? -1 : LAUNCHER_EXIT_USAGE;
-    }
-    int status = NULL == opts.job ? 0 : jobfile_apply(&opts);
-    options_release(&opts);
-    return status;
+    size_t len = strlen(s);
+    return len < sizeof(prefix) && 0 == strncmp(s, "drover-daemon.", 14) && '-' == s[len - 1] &&
+           strspn(s + 14, "0123456789.-") == len - 14;
 }
 
-static int submit_command(int argc, char **argv)
+const char *daemon_client_prefix(void)
 {
-    int rc = check_options(argc, argv);
-    if (0 != rc) {
-        return rc < 0 ? 0 : rc;
-    }
-    char cwd[PATH_MAX], nargs[16];
-    size_t nwords;
-    char **words = launch_words("drover submit", "submit", argc, argv, &nwords, cwd, nargs);
-    if (NULL == words) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    wire_msg_t reply;
-    int sock = request("drover submit", words, nwords, NULL, 0, &reply);
-    free(words);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    printf("%s\n", reply.nwords > 1 ? reply.words[1] : "?");
-    daemon_wire_release(&reply);
-    close(sock);
-    return 0;
+    return '\0' != prefix[0] ? prefix : NULL;
 }
 
 static unsigned daemon_job;
@@ -146,11 +141,114 @@ bool daemon_client_wanted(bool option)
         /* This run is the daemon's job; its ranks must not see that. */
         unsigned long id = strtoul(job, NULL, 10);
         daemon_job = id <= UINT32_MAX ? (unsigned)id : 0;
+        const char *fd = getenv(DAEMON_REPORT_ENV);
+        const char *given = getenv(DAEMON_PREFIX_ENV);
+        if (NULL != fd && 0 == strcmp(fd, "3") && fcntl(3, F_SETFD, FD_CLOEXEC) == 0) {
+            report_fd = 3;
+        }
+        const char *control = getenv(DAEMON_CONTROL_ENV);
+        if (NULL != given && prefix_ok(given)) {
+            strcpy(prefix, given);
+        }
+        if (NULL != control && 0 == strcmp(control, "4") && fcntl(4, F_SETFD, FD_CLOEXEC) == 0) {
+            control_fd = 4;
+        }
         unsetenv(DAEMON_JOB_ENV);
+        unsetenv(DAEMON_REPORT_ENV);
+        unsetenv(DAEMON_PREFIX_ENV);
+        unsetenv(DAEMON_CONTROL_ENV);
         return false;
     }
     const char *env = getenv("DROVER_DAEMON");
     return option || (NULL != env && 0 == strcmp(env, "1"));
+}
+
+/* A debugger's release of rank (or all) of job, as a tool of this run's
+ * server would send it: to the ranks waiting in PMIx_Init or the
+ * application, and for those held at exec (debug.c). */
+static void release(launcher_job_t *job, pmix_rank_t rank)
+{
+    pmix_proc_t proc;
+    pmix_info_t *info;
+    PMIX_LOAD_PROCID(&proc, job->nspace, rank);
+    PMIX_INFO_CREATE(info, 2);
+    if (NULL == info) {
+        return;
+    }
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &proc, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    debug_release(job->run, info, 2);
+    host_raise(job->run, PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 2);
+}
+
+/* What the daemon says on the control socket, a message each:
+ * "release RANK" or "release *". */
+static void on_control(evutil_socket_t fd, short what, void *arg)
+{
+    char msg[64];
+    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    unsigned rank;
+    if (n > 0) {
+        msg[n] = '\0';
+        if (0 == strcmp(msg, "release *")) {
+            release(arg, PMIX_RANK_WILDCARD);
+        } else if (1 == sscanf(msg, "release %u", &rank)) {
+            release(arg, rank);
+        }
+    } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
+        daemon_client_unwatch();
+    }
+}
+
+void daemon_client_ready(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo)
+{
+    const pmix_value_t *bp = directive_find(info, ninfo, PMIX_BREAKPOINT);
+    char msg[128];
+    int n = snprintf(msg, sizeof(msg), "ready %u %s", proc->rank,
+                     NULL != bp && PMIX_STRING == bp->type && NULL != bp->data.string
+                         ? bp->data.string
+                         : "");
+    if (control_fd >= 0 && n > 0) {
+        /* One message; a daemon gone is the run's end anyway. */
+        (void)send(control_fd, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1,
+                   MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+}
+
+void daemon_client_watch(launcher_t *run, launcher_job_t *job)
+{
+    if (control_fd < 0) {
+        return;
+    }
+    control_ev = event_new(run->base, control_fd, EV_READ | EV_PERSIST, on_control, job);
+    if (NULL == control_ev || 0 != event_add(control_ev, NULL)) {
+        daemon_client_unwatch();
+    }
+}
+
+void daemon_client_unwatch(void)
+{
+    if (NULL != control_ev) {
+        event_free(control_ev);
+        control_ev = NULL;
+    }
+    if (control_fd >= 0) {
+        close(control_fd);
+        control_fd = -1;
+    }
+}
+
+void daemon_client_report(const launcher_job_t *job)
+{
+    if (report_fd < 0) {
+        return;
+    }
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        dprintf(report_fd, "%u %d %s\n", r, (int)job->procs[r].pid,
+                job->apps[job->procs[r].app].program);
+    }
+    close(report_fd);
+    report_fd = -1;
 }
 
 /* Wait for the job's end, passing on the signals drover run forwards. */
@@ -226,243 +324,3 @@ int daemon_client_run(int argc, char **argv)
     }
     return status;
 }
-
-/* ---- ps, wait, kill, output -------------------------------------------- */
-
-static bool job_id(const char *who, const char *s)
-{
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (s[0] < '1' || s[0] > '9' || '\0' != *end || 0 != errno || v > UINT32_MAX) {
-        fprintf(stderr, "%s: '%s' is not a job id\n", who, s);
-        return false;
-    }
-    return true;
-}
-
-static int ps_command(int argc, char **argv)
-{
-    bool json = 2 == argc && 0 == strcmp(argv[1], "--json");
-    if (argc > 2 || (2 == argc && !json)) {
-        fprintf(stderr, "usage: drover ps [--json]\n");
-        return LAUNCHER_EXIT_USAGE;
-    }
-    char *words[] = {"ps", json ? "json" : "text"};
-    wire_msg_t reply;
-    int sock = request("drover ps", words, 2, NULL, 0, &reply);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    fputs(reply.nwords > 1 ? reply.words[1] : "", stdout);
-    daemon_wire_release(&reply);
-    close(sock);
-    return 0;
-}
-
-static int wait_command(int argc, char **argv)
-{
-    if (2 != argc) {
-        fprintf(stderr, "usage: drover wait JOB\n");
-        return LAUNCHER_EXIT_USAGE;
-    }
-    if (!job_id("drover wait", argv[1])) {
-        return LAUNCHER_EXIT_USAGE;
-    }
-    char *words[] = {"wait", argv[1]};
-    wire_msg_t reply;
-    int sock = request("drover wait", words, 2, NULL, 0, &reply);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    int status = 2 == reply.nwords && 0 == strcmp(reply.words[0], "exit") ? atoi(reply.words[1])
-                                                                          : -1;
-    daemon_wire_release(&reply);
-    close(sock);
-    if (status < 0) {
-        fprintf(stderr, "drover wait: the daemon ended before job %s\n", argv[1]);
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    return status;
-}
-
-static int signal_number(const char *s)
-{
-    static const struct {
-        const char *name;
-        int sig;
-    } names[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"KILL", SIGKILL},
-                 {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
-                 {"STOP", SIGSTOP}};
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (s[0] >= '0' && s[0] <= '9' && '\0' == *end) {
-        return n > 0 && n < NSIG ? (int)n : -1;
-    }
-    const char *name = 0 == strncmp(s, "SIG", 3) ? s + 3 : s;
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        if (0 == strcmp(name, names[i].name)) {
-            return names[i].sig;
-        }
-    }
-    return -1;
-}
-
-static int kill_command(int argc, char **argv)
-{
-    int sig = SIGTERM;
-    if (4 == argc && 0 == strcmp(argv[2], "--signal")) {
-        if ((sig = signal_number(argv[3])) < 0) {
-            fprintf(stderr, "drover kill: unknown signal '%s'\n", argv[3]);
-            return LAUNCHER_EXIT_USAGE;
-        }
-    } else if (2 != argc) {
-        fprintf(stderr, "usage: drover kill JOB [--signal S]\n");
-        return LAUNCHER_EXIT_USAGE;
-    }
-    if (!job_id("drover kill", argv[1])) {
-        return LAUNCHER_EXIT_USAGE;
-    }
-    char signo[16];
-    snprintf(signo, sizeof(signo), "%d", sig);
-    char *words[] = {"kill", argv[1], signo};
-    wire_msg_t reply;
-    int sock = request("drover kill", words, 3, NULL, 0, &reply);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    daemon_wire_release(&reply);
-    close(sock);
-    return 0;
-}
-
-/* Copy what fd has now to `to`. 0 or -1. */
-static int copy_fd(int fd, int to)
-{
-    char buf[65536];
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof(buf))) > 0) {
-        for (ssize_t off = 0; off < n;) {
-            ssize_t w = write(to, buf + off, (size_t)(n - off));
-            if (w <= 0) {
-                return -1;
-            }
-            off += w;
-        }
-    }
-    return n < 0 ? -1 : 0;
-}
-
-/* Keep copying the job's files until it ends. Returns its status, or -1
- * after a message. */
-static int follow_output(const char *id, const int fds[2])
-{
-    int sock = daemon_connect("drover output");
-    if (sock < 0) {
-        return -1;
-    }
-    char *words[] = {"wait", (char *)id};
-    int status = -1;
-    if (0 == daemon_wire_send(sock, words, 2, NULL, 0)) {
-        for (;;) {
-            if (0 != copy_fd(fds[0], 1) || 0 != copy_fd(fds[1], 2)) {
-                break;
-            }
-            struct pollfd p = {.fd = sock, .events = POLLIN};
-            /* Files give no event for new data: look again now and then. */
-            if (poll(&p, 1, 100) > 0) {
-                wire_msg_t msg;
-                if (0 == daemon_wire_recv(sock, &msg)) {
-                    if (2 == msg.nwords && 0 == strcmp(msg.words[0], "exit") &&
-                        0 == copy_fd(fds[0], 1) && 0 == copy_fd(fds[1], 2)) {
-                        status = atoi(msg.words[1]);
-                    }
-                    daemon_wire_release(&msg);
-                }
-                break;
-            }
-        }
-    }
-    if (status < 0) {
-        fprintf(stderr, "drover output: lost the daemon before job %s ended\n", id);
-    }
-    close(sock);
-    return status;
-}
-
-static int output_command(int argc, char **argv)
-{
-    bool follow = 3 == argc && 0 == strcmp(argv[2], "--follow");
-    if (2 != argc && !follow) {
-        fprintf(stderr, "usage: drover output JOB [--follow]\n");
-        return LAUNCHER_EXIT_USAGE;
-    }
-    if (!job_id("drover output", argv[1])) {
-        return LAUNCHER_EXIT_USAGE;
-    }
-    char *words[] = {"output", argv[1]};
-    wire_msg_t reply;
-    int sock = request("drover output", words, 2, NULL, 0, &reply);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    close(sock);
-    int fds[2] = {-1, -1}, rc = LAUNCHER_EXIT_FAILURE;
-    for (int i = 0; i < 2 && 3 == reply.nwords; i++) {
-        fds[i] = open(reply.words[i + 1], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fds[i] < 0) {
-            fprintf(stderr, "drover output: cannot open %s: %s\n", reply.words[i + 1],
-                    strerror(errno));
-        }
-    }
-    if (fds[0] >= 0 && fds[1] >= 0) {
-        if (follow) {
-            int status = follow_output(argv[1], fds);
-            rc = status < 0 ? LAUNCHER_EXIT_FAILURE : status;
-        } else if (0 == copy_fd(fds[0], 1) && 0 == copy_fd(fds[1], 2)) {
-            rc = 0;
-        }
-    }
-    for (int i = 0; i < 2; i++) {
-        if (fds[i] >= 0) {
-            close(fds[i]);
-        }
-    }
-    daemon_wire_release(&reply);
-    return rc;
-}
-
-const drover_command_t command_submit = {
-    .name = "submit",
-    .usage = "[run options] program | job.yml",
-    .summary = "queue a job on the daemon; prints its id",
-    .run = submit_command,
-};
-
-const drover_command_t command_ps = {
-    .name = "ps",
-    .usage = "[--json]",
-    .summary = "the daemon's jobs: state, ranks, times, status",
-    .run = ps_command,
-};
-
-const drover_command_t command_wait = {
-    .name = "wait",
-    .usage = "JOB",
-    .summary = "wait for a job; exits with its status",
-    .run = wait_command,
-};
-
-const drover_command_t command_kill = {
-    .name = "kill",
-    .usage = "JOB [--signal S]",
-    .summary = "signal a job (default TERM)",
-    .run = kill_command,
-};
-
-const drover_command_t command_output = {
-    .name = "output",
-    .usage = "JOB [--follow]",
-    .summary = "a submitted job's stdout and stderr",
-    .run = output_command,
-};

@@ -12,13 +12,25 @@
  *    by SIGKILL, its runs die, and their anchors clean up the ranks.
  *  - At most max_running jobs run at once; the others wait, in order, as
  *    "queued", so that a burst of submissions is not a burst of forks.
- *  - A submitted job writes to jobs/<id>/stdout and stderr (made with
- *    O_EXCL | O_NOFOLLOW) on /dev/null; a `run --daemon` job on the fds
- *    its command handed over.
- *  - Once a job has started, only what `ps` shows is kept.
+ *  - A submitted job writes into pipes the daemon reads: what comes is
+ *    appended to jobs/<id>/stdout and stderr (made with O_EXCL |
+ *    O_NOFOLLOW) and handed to the output callback (the PMIx server
+ *    forwards it to the tools that asked). Its stdin is /dev/null. A
+ *    `run --daemon` job runs on the fds its command handed over.
+ *  - Job id's namespace is "<prefix>.<id>-0": its run takes "<prefix>.
+ *    <id>-" (DAEMON_PREFIX_ENV) where a standalone run takes "drover-<pid>-"
+ *    to name its session's jobs and shared-memory segments, so the ranks'
+ *    own namespace is the one tools know the job by.
+ *  - The run reports its ranks' pids on fd 3 (DAEMON_REPORT_ENV), one
+ *    line "<rank> <pid> <program>" each, once they have started: the
+ *    process table of PMIx_Query_info.
+ *  - Its control socket (fd 4) carries what a debugger needs: the ranks
+ *    ready for it, up to the tools (daemon_pmix_job_ready), and the
+ *    tools' releases, down to the run (daemon_client.c).
  *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.
+ *  - Once a job has started, only what `ps` and the queries show is kept.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,18 +39,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <event2/event.h>
+
 #include "daemon.h"
 #include "launcher.h"
 
-typedef enum { JOB_QUEUED, JOB_RUNNING, JOB_ENDED } job_state_t;
+/* The fds a job's run reports its ranks on and talks with the daemon
+ * about debuggers on. */
+#define REPORT_FD 3
+#define CONTROL_FD 4
+#define REPORT_MAX 65536
 
 typedef struct djob {
+    daemon_jobs_t *jobs;
     unsigned id;
-    job_state_t state;
+    daemon_job_state_t state;
     pid_t pid;
     unsigned ranks;
     time_t start, end;
@@ -47,31 +67,57 @@ typedef struct djob {
     bool own_fds;         /* run --daemon: fds handed over */
     bool lost;            /* from the journal: its daemon died first */
     char *command;        /* the run's arguments, for ps */
+    char nspace[DAEMON_NSPACE_MAX];
+    struct event *out_ev[2];  /* the stdout and stderr pipes */
+    int out_fd[2];            /* their read ends; -1 when closed */
+    int file_fd[2];           /* jobs/<id>/stdout and stderr */
+    struct event *report_ev;
+    int report_fd;            /* read end of the run's report; -1 closed */
+    char *report;             /* what it said so far */
+    size_t report_len;
+    daemon_proc_t *procs;     /* as reported */
+    unsigned nprocs;
     char *cwd;            /* until started */
     char **args;
     char **env;
     int fds[3];
+    int report_w;         /* until started: the report pipe's write end */
+    int control_r;        /* until started: the run's end of the control
+                           * socket (its fd 4) */
+    int control_w;        /* the daemon's end, until the job ends */
+    struct event *control_ev;
 } djob_t;
 
 struct daemon_jobs {
     int dirfd;
     char *exe;
+    char *prefix;
+    struct event_base *base;
     unsigned max_running;
     daemon_job_ended_fn ended;
+    daemon_job_output_fn output;
     void *arg;
     djob_t **jobs;
     unsigned njobs;
     unsigned nrunning;
 };
 
-daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_running,
-                                  daemon_job_ended_fn ended, void *arg)
+daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
+                                  const char *prefix, unsigned max_running,
+                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
+                                  void *arg)
 {
     daemon_jobs_t *jobs = calloc(1, sizeof(*jobs));
-    if (NULL == jobs || NULL == (jobs->exe = strdup(exe))) {
+    if (NULL == jobs || NULL == (jobs->exe = strdup(exe)) ||
+        NULL == (jobs->prefix = strdup(prefix))) {
+        if (NULL != jobs) {
+            free(jobs->exe);
+        }
         free(jobs);
         return NULL;
     }
+    jobs->base = base;
+    jobs->output = output;
     jobs->dirfd = dirfd;
     jobs->max_running = max_running;
     jobs->ended = ended;
@@ -79,14 +125,45 @@ daemon_jobs_t *daemon_jobs_create(int dirfd, const char *exe, unsigned max_runni
     return jobs;
 }
 
+static void close_fd(int *fd)
+{
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
 static void close_fds(djob_t *job)
 {
     for (int i = 0; i < 3; i++) {
-        if (job->fds[i] >= 0) {
-            close(job->fds[i]);
-            job->fds[i] = -1;
-        }
+        close_fd(&job->fds[i]);
     }
+    close_fd(&job->report_w);
+    close_fd(&job->control_r);
+}
+
+static void stop_event(struct event **ev)
+{
+    if (NULL != *ev) {
+        event_free(*ev);
+        *ev = NULL;
+    }
+}
+
+/* The job's output pipes and files, and its report. */
+static void close_streams(djob_t *job)
+{
+    for (int i = 0; i < 2; i++) {
+        stop_event(&job->out_ev[i]);
+        close_fd(&job->out_fd[i]);
+        close_fd(&job->file_fd[i]);
+    }
+    stop_event(&job->report_ev);
+    close_fd(&job->report_fd);
+    stop_event(&job->control_ev);
+    close_fd(&job->control_w);
+    free(job->report);
+    job->report = NULL;
 }
 
 /* What is only needed to start the job. */
@@ -104,6 +181,11 @@ static void drop_launch_data(djob_t *job)
 static void free_job(djob_t *job)
 {
     drop_launch_data(job);
+    close_streams(job);
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        free(job->procs[r].program);
+    }
+    free(job->procs);
     free(job->command);
     free(job);
 }
@@ -118,6 +200,7 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs)
     }
     free(jobs->jobs);
     free(jobs->exe);
+    free(jobs->prefix);
     free(jobs);
 }
 
@@ -184,7 +267,33 @@ static char **copy_args(char *const *args, size_t nargs)
     return copy;
 }
 
-/* jobs/<id>/stdout and stderr, and /dev/null as stdin. 0 or -1. */
+/* What a pipe of the job brings: into its file, and to the callback. */
+static void on_output(evutil_socket_t fd, short what, void *arg)
+{
+    djob_t *job = arg;
+    daemon_jobs_t *jobs = job->jobs;
+    int i = (int)fd == job->out_fd[0] ? 0 : 1;
+    char buf[65536];
+    ssize_t n;
+    while ((n = read((int)fd, buf, sizeof(buf))) > 0) {
+        for (ssize_t off = 0; off < n && job->file_fd[i] >= 0;) {
+            ssize_t w = write(job->file_fd[i], buf + off, (size_t)(n - off));
+            if (w <= 0) {
+                break;
+            }
+            off += w;
+        }
+        jobs->output(jobs->arg, job->id, i + 1, buf, (size_t)n);
+    }
+    if (0 == n || (n < 0 && EAGAIN != errno && EINTR != errno)) {
+        stop_event(&job->out_ev[i]);
+        close_fd(&job->out_fd[i]);
+        close_fd(&job->file_fd[i]);
+    }
+}
+
+/* jobs/<id>/stdout and stderr, the pipes that fill them, and /dev/null
+ * as stdin. 0 or -1. */
 static int output_files(daemon_jobs_t *jobs, djob_t *job)
 {
     char dir[64];
@@ -198,30 +307,156 @@ static int output_files(daemon_jobs_t *jobs, djob_t *job)
     }
     const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND;
     job->fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    job->fds[1] = openat(dfd, "stdout", flags, 0600);
-    job->fds[2] = openat(dfd, "stderr", flags, 0600);
+    job->file_fd[0] = openat(dfd, "stdout", flags, 0600);
+    job->file_fd[1] = openat(dfd, "stderr", flags, 0600);
     close(dfd);
-    return job->fds[0] < 0 || job->fds[1] < 0 || job->fds[2] < 0 ? -1 : 0;
+    if (job->fds[0] < 0 || job->file_fd[0] < 0 || job->file_fd[1] < 0) {
+        return -1;
+    }
+    for (int i = 0; i < 2; i++) {
+        int p[2];
+        if (0 != pipe2(p, O_CLOEXEC)) {
+            return -1;
+        }
+        job->out_fd[i] = p[0];
+        job->fds[i + 1] = p[1];
+        fcntl(p[0], F_SETFL, O_NONBLOCK);
+        job->out_ev[i] = event_new(jobs->base, p[0], EV_READ | EV_PERSIST, on_output, job);
+        if (NULL == job->out_ev[i] || 0 != event_add(job->out_ev[i], NULL)) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
-unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
-                            size_t nargs, char *const *env, int *fds, const char **why)
+/* The run's report: one line per rank, "<rank> <pid> <program>". */
+static void take_report(djob_t *job)
+{
+    char *line = job->report, *end;
+    while (NULL != (end = memchr(line, '\n', job->report_len - (size_t)(line - job->report)))) {
+        *end = '\0';
+        unsigned rank;
+        int pid, at = 0;
+        if (2 == sscanf(line, "%u %d %n", &rank, &pid, &at) && at > 0 && rank < 1u << 20) {
+            if (rank >= job->nprocs) {
+                daemon_proc_t *grown = realloc(job->procs, (rank + 1) * sizeof(*grown));
+                if (NULL == grown) {
+                    break;
+                }
+                memset(grown + job->nprocs, 0, (rank + 1 - job->nprocs) * sizeof(*grown));
+                job->procs = grown;
+                job->nprocs = rank + 1;
+            }
+            free(job->procs[rank].program);
+            job->procs[rank] = (daemon_proc_t){.pid = pid, .program = strdup(line + at)};
+        }
+        line = end + 1;
+    }
+}
+
+/* Read what the report pipe holds; at its end (or when the run has
+ * ended: final), take the report and close it. */
+static void read_report(djob_t *job, bool final)
+{
+    ssize_t n = 0;
+    while (job->report_len < REPORT_MAX &&
+           (n = read(job->report_fd, job->report + job->report_len,
+                     REPORT_MAX - job->report_len)) > 0) {
+        job->report_len += (size_t)n;
+    }
+    bool more = job->report_len < REPORT_MAX && n < 0 && (EAGAIN == errno || EINTR == errno);
+    if (more && !final) {
+        return;
+    }
+    take_report(job);
+    stop_event(&job->report_ev);
+    close_fd(&job->report_fd);
+    free(job->report);
+    job->report = NULL;
+}
+
+static void on_report(evutil_socket_t fd, short what, void *arg)
+{
+    read_report(arg, false);
+}
+
+/* What the run says on the control socket: "ready RANK BREAKPOINT", a
+ * rank waiting for a debugger, for the tools. */
+static void on_control(evutil_socket_t fd, short what, void *arg)
+{
+    djob_t *job = arg;
+    char msg[128];
+    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    unsigned rank;
+    int at = 0;
+    if (n > 0) {
+        msg[n] = '\0';
+        if (1 == sscanf(msg, "ready %u %n", &rank, &at) && at > 0) {
+            daemon_pmix_job_ready(job->id, rank, msg + at);
+        }
+    } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
+        stop_event(&job->control_ev);
+    }
+}
+
+/* The pipe the run reports its ranks on (fd 3 in the run), and the
+ * control socket (its fd 4). 0 or -1. */
+static int report_pipe(daemon_jobs_t *jobs, djob_t *job)
+{
+    int p[2], c[2];
+    if (NULL == (job->report = malloc(REPORT_MAX)) ||
+        0 != socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, c)) {
+        return -1;
+    }
+    job->control_r = c[0];
+    job->control_w = c[1];
+    job->control_ev = event_new(jobs->base, c[1], EV_READ | EV_PERSIST, on_control, job);
+    if (NULL == job->control_ev || 0 != event_add(job->control_ev, NULL) ||
+        0 != pipe2(p, O_CLOEXEC)) {
+        return -1;
+    }
+    job->report_fd = p[0];
+    job->report_w = p[1];
+    fcntl(p[0], F_SETFL, O_NONBLOCK);
+    job->report_ev = event_new(jobs->base, p[0], EV_READ | EV_PERSIST, on_report, job);
+    return NULL == job->report_ev || 0 != event_add(job->report_ev, NULL) ? -1 : 0;
+}
+
+/* The next job, with nothing open, and room for it in the table (where
+ * the caller puts it). NULL when memory runs out. */
+static djob_t *new_job(daemon_jobs_t *jobs)
 {
     djob_t *job = calloc(1, sizeof(*job));
     djob_t **grown = realloc(jobs->jobs, (jobs->njobs + 1) * sizeof(*grown));
-    *why = "out of memory";
     if (NULL != grown) {
         jobs->jobs = grown;
     }
     if (NULL == job || NULL == grown) {
         free(job);
-        return 0;
+        return NULL;
     }
     job->fds[0] = job->fds[1] = job->fds[2] = -1;
+    job->out_fd[0] = job->out_fd[1] = job->file_fd[0] = job->file_fd[1] = -1;
+    job->report_fd = job->report_w = job->control_r = job->control_w = -1;
+    job->jobs = jobs;
     job->id = jobs->njobs + 1;
     job->status = -1;
+    return job;
+}
+
+unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
+                            size_t nargs, char *const *env, int *fds, const char **why)
+{
+    djob_t *job = new_job(jobs);
+    *why = "out of memory";
+    if (NULL == job) {
+        return 0;
+    }
     char id[16];
     snprintf(id, sizeof(id), "%u", job->id);
+    char prefix[DAEMON_NSPACE_MAX - 1];
+    snprintf(prefix, sizeof(prefix), "%s.%u-", jobs->prefix, job->id);
+    snprintf(job->nspace, sizeof(job->nspace), "%s0", prefix);
     job->ranks = count_ranks(cwd, args, nargs);
     job->command = join(args, nargs);
     job->cwd = strdup(cwd);
@@ -229,10 +464,21 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
     job->env = launch_copy_env(env);
     if (NULL != job->env) {
         char **env_set = launch_setenv(job->env, DAEMON_JOB_ENV, id);
-        if (NULL == env_set) {
-            launch_free_env(job->env);
+        char **with_report = NULL == env_set ? NULL
+                                             : launch_setenv(env_set, DAEMON_REPORT_ENV, "3");
+        char **with_prefix = NULL == with_report
+                                 ? NULL
+                                 : launch_setenv(with_report, DAEMON_PREFIX_ENV, prefix);
+        char **with_control = NULL == with_prefix
+                                  ? NULL
+                                  : launch_setenv(with_prefix, DAEMON_CONTROL_ENV, "4");
+        if (NULL == with_control) {
+            launch_free_env(NULL != with_prefix   ? with_prefix
+                            : NULL != with_report ? with_report
+                            : NULL != env_set     ? env_set
+                                                  : job->env);
         }
-        job->env = env_set;
+        job->env = with_control;
     }
     if (NULL == job->command || NULL == job->cwd || NULL == job->args || NULL == job->env) {
         free_job(job);
@@ -244,6 +490,11 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         fds[0] = fds[1] = fds[2] = -1;
     } else if (0 != output_files(jobs, job)) {
         *why = "cannot create the job's output files";
+        free_job(job);
+        return 0;
+    }
+    if (0 != report_pipe(jobs, job)) {
+        *why = "cannot make a pipe";
         free_job(job);
         return 0;
     }
@@ -266,6 +517,13 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
             _exit(LAUNCHER_EXIT_FAILURE);
         }
     }
+    /* Out of the way first: either may be 3 or 4 already. */
+    int report = fcntl(job->report_w, F_DUPFD_CLOEXEC, 10);
+    int control = fcntl(job->control_r, F_DUPFD_CLOEXEC, 10);
+    if (report < 0 || control < 0 || dup2(report, REPORT_FD) < 0 ||
+        dup2(control, CONTROL_FD) < 0) {
+        _exit(LAUNCHER_EXIT_FAILURE);
+    }
     struct sigaction dfl = {.sa_handler = SIG_DFL};
     for (int sig = 1; sig < NSIG; sig++) {
         sigaction(sig, &dfl, NULL);
@@ -286,8 +544,19 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
 
 static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
 {
+    /* What the run wrote before it ended comes first. */
+    for (int i = 0; i < 2; i++) {
+        if (job->out_fd[i] >= 0) {
+            on_output(job->out_fd[i], EV_READ, job);
+        }
+    }
+    if (job->report_fd >= 0) {
+        read_report(job, true);
+    }
     job->state = JOB_ENDED;
     job->status = status;
+    stop_event(&job->control_ev);
+    close_fd(&job->control_w);
     job->end = time(NULL);
     drop_launch_data(job);
     jobs->ended(jobs->arg, job->id, status);
@@ -422,6 +691,56 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
     return jobs->nrunning;
 }
 
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank)
+{
+    djob_t *job = find(jobs, id);
+    char msg[32];
+    int n = snprintf(msg, sizeof(msg), "release %s", rank);
+    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0 || n <= 0 ||
+        (size_t)n >= sizeof(msg)) {
+        return -1;
+    }
+    return n == send(job->control_w, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
+}
+
+daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id)
+{
+    const djob_t *job = find(jobs, id);
+    return NULL == job ? JOB_NONE : job->state;
+}
+
+unsigned daemon_jobs_find(const daemon_jobs_t *jobs, const char *nspace)
+{
+    size_t len = strlen(jobs->prefix);
+    char *end;
+    if (0 != strncmp(nspace, jobs->prefix, len) || '.' != nspace[len] || nspace[len + 1] < '1' ||
+        nspace[len + 1] > '9') {
+        return 0;
+    }
+    unsigned long id = strtoul(nspace + len + 1, &end, 10);
+    return 0 == strcmp(end, "-0") && id <= UINT32_MAX && NULL != find(jobs, (unsigned)id)
+               ? (unsigned)id
+               : 0;
+}
+
+const char *daemon_jobs_nspace(const daemon_jobs_t *jobs, unsigned id)
+{
+    const djob_t *job = find(jobs, id);
+    return NULL == job ? NULL : job->nspace;
+}
+
+unsigned daemon_jobs_count(const daemon_jobs_t *jobs)
+{
+    return jobs->njobs;
+}
+
+const daemon_proc_t *daemon_jobs_procs(const daemon_jobs_t *jobs, unsigned id, unsigned *n)
+{
+    const djob_t *job = find(jobs, id);
+    *n = NULL == job ? 0 : job->nprocs;
+    return NULL == job ? NULL : job->procs;
+}
+
 unsigned daemon_jobs_active(const daemon_jobs_t *jobs)
 {
     unsigned n = 0;
@@ -432,11 +751,6 @@ unsigned daemon_jobs_active(const daemon_jobs_t *jobs)
 }
 
 /* ---- history ----------------------------------------------------------- */
-
-unsigned daemon_jobs_count(const daemon_jobs_t *jobs)
-{
-    return jobs->njobs;
-}
 
 bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t *info)
 {
@@ -457,19 +771,14 @@ bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t 
 int daemon_jobs_restore(daemon_jobs_t *jobs, unsigned id, const daemon_job_info_t *info)
 {
     while (jobs->njobs < id) {
-        djob_t *job = calloc(1, sizeof(*job));
-        char *none = strdup("");
-        djob_t **grown = realloc(jobs->jobs, (jobs->njobs + 1) * sizeof(*grown));
-        if (NULL != grown) {
-            jobs->jobs = grown;
-        }
-        if (NULL == job || NULL == none || NULL == grown) {
+        djob_t *job = new_job(jobs);
+        if (NULL == job || NULL == (job->command = strdup(""))) {
             free(job);
-            free(none);
             return -1;
         }
-        *job = (djob_t){.id = jobs->njobs + 1, .state = JOB_ENDED, .lost = true,
-                        .status = 128 + SIGKILL, .command = none, .fds = {-1, -1, -1}};
+        job->state = JOB_ENDED;
+        job->lost = true;
+        job->status = 128 + SIGKILL;
         jobs->jobs[jobs->njobs++] = job;
     }
     djob_t *job = find(jobs, id);

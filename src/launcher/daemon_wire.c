@@ -2,10 +2,13 @@
  * daemon_wire.c - the messages between the drover commands and the daemon.
  *
  * Design notes:
+ *  - The daemon's own socket carries what PMIx cannot: `run --daemon`
+ *    hands over its stdin, stdout and stderr; `daemon status` and `stop`
+ *    come with it (the other commands are PMIx tools, daemon_tools.c).
  *  - A message is a list of strings: a 4-byte length (host order: both
  *    ends are on this node) and the strings, each ending in NUL. The first
- *    word names a request ("submit", "ps", ...) or a reply ("ok", "error",
- *    "exit").
+ *    word names a request ("run", "status", "stop") or a reply ("ok",
+ *    "error", "exit", or from `run` the client: "signal").
  *  - File descriptors travel as SCM_RIGHTS with the length, so that they
  *    arrive with the first recvmsg of the message.
  *  - Messages are bounded (an environment fits easily); anything else is

@@ -23,6 +23,9 @@
  *    when it names none) that are held at exec; a debugger may as well
  *    send SIGCONT itself. Processes in PMIx_Init or the application get
  *    the event from the server.
+ *  - In a daemon's job the debugger is the daemon's tool: every
+ *    announcement goes to the daemon as well, and its releases come back
+ *    as this server's would (daemon_client.c).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -117,6 +120,7 @@ static void announce(launcher_t *run, const launcher_job_t *job, unsigned rank)
     PMIX_INFO_LOAD(&info[0], PMIX_BREAKPOINT, "exec", PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, NULL, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    daemon_client_ready(&proc, info, 3);
     host_raise(run, PMIX_READY_FOR_DEBUG, &proc, PMIX_RANGE_RM, info, 3);
 }
 

@@ -78,9 +78,7 @@ static struct event *wake_event;
 
 /* ---- copies of borrowed arguments ------------------------------------- */
 
-/* A deep copy of n items of type through the datatype registry; NULL when
- * there are none or on failure. */
-static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
+void *host_copy_array(const void *src, size_t n, pmix_data_type_t type)
 {
     pmix_data_array_t borrowed = {.type = type, .size = n, .array = (void *)src};
     pmix_data_array_t *copy = NULL;
@@ -97,7 +95,7 @@ static void *copy_array(const void *src, size_t n, pmix_data_type_t type)
 
 static pmix_info_t *copy_info(const pmix_info_t *src, size_t n)
 {
-    return copy_array(src, n, PMIX_INFO);
+    return host_copy_array(src, n, PMIX_INFO);
 }
 
 /* NULL stays NULL; anything else is copied, NULL on failure. */
@@ -408,15 +406,23 @@ static void handle_release(launcher_t *run, request_t *r)
     reply(r, PMIX_SUCCESS);
 }
 
+static void handle_ready(launcher_t *run, request_t *r)
+{
+    daemon_client_ready(&r->proc, r->info, r->ninfo);
+    reply(r, PMIX_SUCCESS);
+}
+
 static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     /* Every process of the run is this server's own client: the library
      * has delivered the event already. A debugger's release also
-     * continues the processes held at exec. */
-    if (PMIX_DEBUGGER_RELEASE == code) {
-        request_t *r = data_request(handle_release, source, NULL, info, ninfo, cbdata);
+     * continues the processes held at exec; a rank ready for a debugger
+     * is for the daemon's tools too when the run is a daemon's job. */
+    if (PMIX_DEBUGGER_RELEASE == code || PMIX_READY_FOR_DEBUG == code) {
+        request_t *r = data_request(PMIX_DEBUGGER_RELEASE == code ? handle_release : handle_ready,
+                                    source, NULL, info, ninfo, cbdata);
         if (NULL != r) {
             r->op_cb = cbfunc;
             return enqueue(r);
@@ -478,7 +484,7 @@ static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[]
         return PMIX_ERR_NOMEM;
     }
     r->spawn_cb = cbfunc;
-    if (NULL == (r->apps = copy_array(apps, napps, PMIX_APP))) {
+    if (NULL == (r->apps = host_copy_array(apps, napps, PMIX_APP))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }
@@ -502,7 +508,7 @@ static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqu
         return PMIX_ERR_NOMEM;
     }
     r->info_cb = cbfunc;
-    if (NULL == (r->queries = copy_array(queries, nqueries, PMIX_QUERY))) {
+    if (NULL == (r->queries = host_copy_array(queries, nqueries, PMIX_QUERY))) {
         request_free(r);
         return PMIX_ERR_NOMEM;
     }

@@ -271,6 +271,9 @@ typedef struct launcher_session {
 /* Create the session directory and the anchor. Call before any thread
  * starts. Returns 0, or LAUNCHER_EXIT_FAILURE after a one-line message with
  * nothing left behind. */
+/* What every job's namespace and /dev/shm segments of this run start with
+ * ("drover-<pid>-", or the daemon's name for its job); NULL: no memory. */
+char *session_name_prefix(void);
 int session_create(launcher_session_t *s, double grace);
 
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
@@ -545,6 +548,17 @@ void host_notify(launcher_t *run, pmix_status_t code, const pmix_proc_t *proc, i
  * PMIX_INFO_CREATE, ninfo of them; taken over whatever happens). */
 pmix_status_t host_raise(launcher_t *run, pmix_status_t code, const pmix_proc_t *source,
                          pmix_data_range_t range, pmix_info_t *info, size_t ninfo);
+
+/* A deep copy of n items of type through the datatype registry (for a
+ * module function's borrowed arguments); NULL when there are none or on
+ * failure. The caller frees it with that type's free macro. */
+void *host_copy_array(const void *src, size_t n, pmix_data_type_t type);
+
+/* ---- daemon_client.c --------------------------------------------------- */
+
+/* In a daemon's job: pass proc's PMIX_READY_FOR_DEBUG (its info: the
+ * breakpoint) to the daemon, whose tools are the debuggers. */
+void daemon_client_ready(const pmix_proc_t *proc, const pmix_info_t *info, size_t ninfo);
 
 /* ---- control.c -------------------------------------------------------- */
 

@@ -291,6 +291,7 @@ static int execute(launcher_t *run)
         status = LAUNCHER_EXIT_FAILURE;
         goto out;
     }
+    daemon_client_watch(run, first);
     if (run->opts->timeout > 0) {
         struct timeval tv = seconds(run->opts->timeout);
         timeout = evtimer_new(run->base, on_timeout, run);
@@ -303,6 +304,7 @@ static int execute(launcher_t *run)
         run->status_fixed = true;
         run->status = LAUNCHER_EXIT_FAILURE;
     }
+    daemon_client_report(first);
     /* A child may have ended before SIGCHLD was watched. */
     job_reap(run);
     if (run->nalive > 0 || iof_open_streams(run->iof) > 0) {
@@ -315,6 +317,7 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
+    daemon_client_unwatch();
     session_release_anchor(&run->session);
     host_flush(run);
     pubsub_destroy(run->pubsub);

@@ -52,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon.h"
 #include "launcher.h"
 #include "procstat.h"
 #include "rmtree.h"
@@ -351,6 +352,19 @@ static int make_session_dir_somewhere(launcher_session_t *s)
     return make_session_dir(s, "/tmp", false);
 }
 
+char *session_name_prefix(void)
+{
+    /* A daemon's job is named by the daemon (daemon_jobs.c). */
+    const char *given = daemon_client_prefix();
+    char *prefix = NULL;
+
+    if (NULL != given ? NULL == (prefix = strdup(given))
+                      : asprintf(&prefix, "drover-%d-", (int)getpid()) < 0) {
+        return NULL;
+    }
+    return prefix;
+}
+
 int session_create(launcher_session_t *s, double grace)
 {
     *s = SESSION_NONE;
@@ -360,8 +374,7 @@ int session_create(launcher_session_t *s, double grace)
         goto fail;
     }
     snprintf(s->label, sizeof(s->label), LABEL_NAME "=%d.%016" PRIx64, (int)getpid(), random);
-    if (asprintf(&s->shm_prefix, "drover-%d-", (int)getpid()) < 0) {
-        s->shm_prefix = NULL;
+    if (NULL == (s->shm_prefix = session_name_prefix())) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         goto fail;
     }

@@ -89,8 +89,8 @@ struct trace {
     char *dir; /* the target's directory and name */
     char *base;
     double t0;
-    size_t prefix_len; /* of "drover-<pid>-", the run's namespaces */
-    char prefix[32];
+    size_t prefix_len; /* of the run's namespaces' prefix (session_name_prefix) */
+    char *prefix;
     drover_server_trace_t hook;
     record_log_t server; /* written by the server's progress thread */
     record_log_t main; /* written by the main thread */
@@ -185,7 +185,12 @@ trace_t *trace_create(const char *path)
         return NULL;
     }
     t->t0 = now_us();
-    t->prefix_len = (size_t)snprintf(t->prefix, sizeof(t->prefix), "drover-%ld-", (long)getpid());
+    if (NULL == (t->prefix = session_name_prefix())) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        trace_destroy(t);
+        return NULL;
+    }
+    t->prefix_len = strlen(t->prefix);
     t->hook = (drover_server_trace_t){.record = record_event, .arg = t};
     return t;
 }
@@ -652,6 +657,7 @@ void trace_destroy(trace_t *t)
     free(t->jobs);
     free(t->server.recs);
     free(t->main.recs);
+    free(t->prefix);
     free(t->dir);
     free(t->base);
     free(t);

@@ -2,8 +2,11 @@
  * host_get.c - PMIx_Get made by the host, for what the library holds
  * rather than what the host stored itself: the jobs it registered and the
  * data their processes committed (hosts built for OpenPMIx read job
- * information back this way).
+ * information back this way), and the server's own URI (PMIX_SERVER_URI
+ * of the server's identity), as OpenPMIx servers keep it.
  */
+#include <string.h>
+
 #include "pmix.h"
 #include "server.h"
 #include "server_entry.h"
@@ -18,6 +21,10 @@ typedef struct host_get {
 static pmix_status_t look_up(void *arg)
 {
     host_get_t *g = arg;
+    if (0 == strcmp(g->key, PMIX_SERVER_URI) && PMIX_CHECK_PROCID(g->proc, &server.me)) {
+        pmix_value_t uri = {.type = PMIX_STRING, .data.string = server.uri};
+        return PMIx_Data_copy((void **)&g->result, &uri, PMIX_VALUE);
+    }
     store_ns_t *ns = store_ns(&server.data, g->proc->nspace, false);
     const pmix_value_t *v =
         NULL == ns ? NULL : store_lookup(ns, g->proc->rank, g->key, g->scope);

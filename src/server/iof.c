@@ -180,6 +180,26 @@ fail:
     }
 }
 
+void iof_forward(server_peer_t *peer, const char *nspace, pmix_iof_channel_t channels)
+{
+    pull_t *p = calloc(1, sizeof(*p));
+    if (NULL == p || NULL == (p->procs = malloc(sizeof(*p->procs)))) {
+        free(p);
+        return;
+    }
+    PMIX_LOAD_PROCID(&p->procs[0], nspace, PMIX_RANK_WILDCARD);
+    p->nprocs = 1;
+    p->id = PROTOCOL_IOF_FORWARDED;
+    p->channels = channels & PULLABLE;
+    p->peer = peer_main(peer);
+    peer_retain(p->peer);
+    if (NULL != server.host.iof_pull) {
+        server.host.iof_pull(p->procs, 1, NULL, 0, p->channels, host_done, NULL);
+    }
+    p->next = pulls;
+    pulls = p;
+}
+
 /* IOF_DEREGISTER: PMIX_SIZE handler, PMIX_INFO[] directives. */
 void iof_deregister_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload)
 {

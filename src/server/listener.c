@@ -6,7 +6,8 @@
  *    0700) under PMIX_SERVER_TMPDIR, $TMPDIR or /tmp, so other users can
  *    neither connect nor plant a socket of their own in its place.
  *  - Every accepted connection is checked with SO_PEERCRED: a process of
- *    another user is refused even if it reached the socket somehow.
+ *    another user is refused even if it reached the socket somehow, with
+ *    a line in the host's log if it gave one (DROVER_SERVER_REFUSAL_LOG).
  *  - The directory and socket are removed by listener_stop; the host
  *    removes its own session directory (which may contain ours) on top.
  *  - Every local client holds one or two connections, so the soft limit
@@ -22,6 +23,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/event.h>
@@ -64,6 +66,25 @@ static void on_pause_over(evutil_socket_t fd, short what, void *arg)
     listener_resume();
 }
 
+/* One line about a refused peer in the host's log, if it keeps one. */
+static void log_refusal(const struct ucred *cred)
+{
+    char line[256];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (server.refusal_log < 0) {
+        return;
+    }
+    gmtime_r(&now, &tm);
+    size_t n = strftime(line, sizeof(line), "%Y-%m-%dT%H:%M:%SZ ", &tm);
+    int m = snprintf(line + n, sizeof(line) - n,
+                     "refused a PMIx connection from uid %u (pid %d): not the server's user\n",
+                     (unsigned)cred->uid, (int)cred->pid);
+    if (m > 0 && (size_t)m < sizeof(line) - n) {
+        (void)!write(server.refusal_log, line, n + (size_t)m);
+    }
+}
+
 static void on_accept(evutil_socket_t fd, short what, void *arg)
 {
     for (;;) {
@@ -78,8 +99,12 @@ static void on_accept(evutil_socket_t fd, short what, void *arg)
         }
         struct ucred cred;
         socklen_t len = sizeof(cred);
-        if (0 != getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len) ||
-            cred.uid != geteuid()) {
+        if (0 != getsockopt(conn, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+            close(conn);
+            continue;
+        }
+        if (cred.uid != geteuid()) {
+            log_refusal(&cred);
             close(conn);
             continue;
         }

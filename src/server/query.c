@@ -74,6 +74,10 @@ static void query_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo
 {
     relay_t *r = cbdata;
     const local_results_t *mine = r->extra;
+    if (PMIX_QUERY_PARTIAL_SUCCESS == status) {
+        /* The query-specific code hosts may use: the same outcome. */
+        status = PMIX_ERR_PARTIAL_SUCCESS;
+    }
     bool host_ok = PMIX_SUCCESS == status || PMIX_ERR_PARTIAL_SUCCESS == status;
     size_t nhost = host_ok ? ninfo : 0, n = mine->ninfo + nhost;
     pmix_info_t *all = 0 == n ? NULL : malloc(n * sizeof(*all));

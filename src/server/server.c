@@ -137,6 +137,7 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
     const char *tmpdir = NULL;
 
     PMIX_LOAD_PROCID(&server.me, NULL, 0);
+    server.refusal_log = -1;
     for (size_t i = 0; i < ninfo; i++) {
         const pmix_value_t *v = &info[i].value;
         if (PMIX_CHECK_KEY(&info[i], PMIX_SERVER_TMPDIR) && PMIX_STRING == v->type) {
@@ -150,6 +151,8 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_TRACE) && PMIX_POINTER == v->type &&
                    NULL != v->data.ptr) {
             server.trace = *(const drover_server_trace_t *)v->data.ptr;
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_REFUSAL_LOG) && PMIX_INT == v->type) {
+            server.refusal_log = v->data.integer;
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&
                    NULL != v->data.topo && NULL != v->data.topo->topology &&
                    (NULL == v->data.topo->source ||

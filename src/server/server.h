@@ -150,6 +150,7 @@ typedef struct server_state {
     store_t data;                /* registrations and committed data */
     bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
     drover_server_trace_t trace; /* DROVER_SERVER_TRACE; record NULL: off */
+    int refusal_log;             /* DROVER_SERVER_REFUSAL_LOG, or -1 */
 } server_state_t;
 
 /* The one server of the process. Touched in the progress thread only
@@ -578,6 +579,10 @@ void invite_clear_all(void);
 void iof_pull_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void iof_deregister_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
 void iof_push_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payload);
+
+/* The output of nspace on channels goes to peer (a tool that spawned it
+ * asking for forwarding), under the number PROTOCOL_IOF_FORWARDED. */
+void iof_forward(server_peer_t *peer, const char *nspace, pmix_iof_channel_t channels);
 
 /* The connection closed: its pulls go. */
 void iof_peer_closed(server_peer_t *peer);

@@ -6,7 +6,8 @@
 #   daemon_pid        the pid in the state directory's pid file
 #   job_pids          the drover run pid of every job the daemon started
 #   jobs_gone PIDS    those runs have ended and left nothing: no process,
-#                     no /dev/shm segment, nothing in $TMPDIR
+#                     no /dev/shm segment (nor one of a daemon that is
+#                     gone), nothing in $TMPDIR
 #   stopped           after `daemon stop`: the state directory holds
 #                     nothing but the journal (or is gone, if no job ran)
 #   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
@@ -56,6 +57,12 @@ jobs_gone() {
       if [ -d "/proc/$pid" ] || ls /dev/shm | grep -q -- "^drover-$pid-"; then
         left="$left $pid"
       fi
+    done
+    # A daemon's jobs name their segments drover-daemon.<daemon pid>.<id>-:
+    # none may outlive its daemon.
+    for seg in $(ls /dev/shm | grep '^drover-daemon\.'); do
+      seg_daemon=${seg#drover-daemon.}
+      [ -d "/proc/${seg_daemon%%.*}" ] || left="$left $seg"
     done
     [ -z "$left$(ls -A "$TMPDIR")" ] && return 0
     sleep 0.1

@@ -1,0 +1,559 @@
+/*
+ * daemon_tool.c - a PMIx tool built against OpenPMIx's own headers (no
+ * drover header), run with drover's libpmix.so.2, talking to the drover
+ * daemon as a debugger or a job manager would (daemon_tools.sh):
+ *
+ *   daemon_tool connect system|first|pid PID|uri URI|file PATH
+ *       PMIx_tool_init with PMIX_CONNECT_TO_SYSTEM, _SYSTEM_FIRST,
+ *       PMIX_SERVER_PIDINFO, PMIX_SERVER_URI or PMIX_TOOL_ATTACHMENT_FILE;
+ *       prints "server NSPACE" (exit 0) or the failure (exit 1).
+ *   daemon_tool attach
+ *       PMIx_tool_init alone (PMIX_TOOL_DO_NOT_CONNECT), then
+ *       PMIx_tool_attach_to_server with PMIX_CONNECT_TO_SYSTEM, a query
+ *       through it, and PMIx_tool_disconnect: prints "attached NSPACE".
+ *   daemon_tool spawn TEXT
+ *       spawns `sh -c 'echo TEXT; exit 3'` with PMIX_FWD_STDOUT (the output
+ *       arrives on this tool's stdout) and waits for its PMIX_EVENT_JOB_END:
+ *       prints "ended NSPACE term TERM exit CODE".
+ *   daemon_tool pull TEXT
+ *       the same without forwarding: the output comes by PMIx_IOF_pull.
+ *   daemon_tool control
+ *       spawns two ranks of sleep, queries namespaces, job status, the
+ *       process table (pids alive), the local one and the process sets,
+ *       kills the job with PMIx_Job_control and checks the job-end event
+ *       and that the ranks are gone.
+ *   daemon_tool debug HELLO init|exec
+ *       spawns two ranks of the PMIx program HELLO with
+ *       PMIX_DEBUG_STOP_IN_INIT (or _ON_EXEC): both announce
+ *       PMIX_READY_FOR_DEBUG to this tool and wait in PMIx_Init (running,
+ *       pids in the process table, no output; at exec: stopped) until the
+ *       tool sends PMIX_DEBUGGER_RELEASE to the job; then they run to the
+ *       end. A rank as the directive's value is refused (not supported
+ *       through the daemon).
+ * Every check prints one line "ok - ..." or "not ok - ..."; the exit
+ * status is 1 if any failed.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <pmix_tool.h>
+
+static int failures;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static bool ended;
+static pmix_status_t term = -1;
+static int exit_code = -1;
+static char ended_ns[PMIX_MAX_NSLEN + 1];
+static char pulled[4096];
+
+static void check(bool ok, const char *what)
+{
+    printf("%s - %s\n", ok ? "ok" : "not ok", what);
+    fflush(stdout);
+    failures += !ok;
+}
+
+static void on_job_end(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC)) {
+            PMIX_LOAD_NSPACE(ended_ns, info[i].value.data.proc->nspace);
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_TERM_STATUS)) {
+            term = info[i].value.data.status;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE)) {
+            exit_code = info[i].value.data.integer;
+        }
+    }
+    ended = true;
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static void registered(pmix_status_t status, size_t id, void *cbdata)
+{
+    *(pmix_status_t *)cbdata = status;
+}
+
+static void watch_job_end(void)
+{
+    pmix_status_t code = PMIX_EVENT_JOB_END, rc = -1;
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, registered, &rc);
+    for (int i = 0; i < 500 && -1 == rc; i++) {
+        usleep(10000);
+    }
+    check(PMIX_SUCCESS == rc, "a handler for PMIX_EVENT_JOB_END is registered");
+}
+
+/* Wait (20 s at most) for the job-end event of nspace. */
+static bool wait_end(const char *nspace)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 20;
+    pthread_mutex_lock(&lock);
+    while (!ended && 0 == pthread_cond_timedwait(&cond, &lock, &deadline)) {
+    }
+    bool ok = ended && 0 == strcmp(ended_ns, nspace);
+    pthread_mutex_unlock(&lock);
+    return ok;
+}
+
+static int connect_by(int argc, char **argv)
+{
+    pmix_info_t info;
+    pmix_proc_t me;
+    bool yes = true;
+    pid_t pid;
+
+    if (0 == strcmp(argv[2], "system")) {
+        PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    } else if (0 == strcmp(argv[2], "first")) {
+        PMIX_INFO_LOAD(&info, PMIX_CONNECT_SYSTEM_FIRST, &yes, PMIX_BOOL);
+    } else if (0 == strcmp(argv[2], "pid") && argc > 3) {
+        pid = (pid_t)atoi(argv[3]);
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    } else if (0 == strcmp(argv[2], "uri") && argc > 3) {
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_URI, argv[3], PMIX_STRING);
+    } else if (0 == strcmp(argv[2], "file") && argc > 3) {
+        PMIX_INFO_LOAD(&info, PMIX_TOOL_ATTACHMENT_FILE, argv[3], PMIX_STRING);
+    } else {
+        fprintf(stderr, "daemon_tool: unknown way '%s'\n", argv[2]);
+        return 2;
+    }
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS != rc) {
+        printf("failed %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    pmix_proc_t *servers = NULL;
+    size_t n = 0;
+    rc = PMIx_tool_get_servers(&servers, &n);
+    printf("server %s\n", PMIX_SUCCESS == rc && 1 == n ? servers[0].nspace : "?");
+    if (NULL != servers) {
+        PMIX_PROC_FREE(servers, n);
+    }
+    PMIx_tool_finalize();
+    return 0;
+}
+
+static int attach(void)
+{
+    pmix_info_t info;
+    pmix_proc_t me, server;
+    bool yes = true;
+
+    PMIX_INFO_LOAD(&info, PMIX_TOOL_DO_NOT_CONNECT, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    check(PMIX_SUCCESS == rc, "PMIx_tool_init without a server");
+    PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    rc = PMIx_tool_attach_to_server(&me, &server, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    check(PMIX_SUCCESS == rc, "PMIx_tool_attach_to_server with PMIX_CONNECT_TO_SYSTEM");
+    if (PMIX_SUCCESS == rc) {
+        pmix_query_t q;
+        pmix_info_t *res = NULL;
+        size_t n = 0;
+        char *keys[] = {PMIX_QUERY_NAMESPACES, NULL};
+        PMIX_QUERY_CONSTRUCT(&q);
+        q.keys = keys;
+        check(PMIX_SUCCESS == PMIx_Query_info(&q, 1, &res, &n), "... a query goes to it");
+        if (NULL != res) {
+            PMIX_INFO_FREE(res, n);
+        }
+        printf("attached %s\n", server.nspace);
+        check(PMIX_SUCCESS == PMIx_tool_disconnect(&server), "PMIx_tool_disconnect from it");
+    }
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+static pmix_status_t spawn(const char *cmd, int nprocs, char **argv, bool forward,
+                           pmix_nspace_t nspace)
+{
+    pmix_app_t app;
+    pmix_info_t fwd;
+    bool yes = true;
+
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(cmd);
+    app.argv = pmix_argv_copy(argv);
+    app.maxprocs = nprocs;
+    PMIX_INFO_LOAD(&fwd, PMIX_FWD_STDOUT, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Spawn(forward ? &fwd : NULL, forward ? 1 : 0, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&fwd);
+    PMIX_APP_DESTRUCT(&app);
+    return rc;
+}
+
+static void init_system(void)
+{
+    pmix_info_t info;
+    pmix_proc_t me;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, PMIX_CONNECT_TO_SYSTEM, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_tool_init(&me, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS != rc) {
+        printf("not ok - PMIx_tool_init: %s\n", PMIx_Error_string(rc));
+        exit(1);
+    }
+}
+
+static void received(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source,
+                     pmix_byte_object_t *payload, pmix_info_t info[], size_t ninfo)
+{
+    pthread_mutex_lock(&lock);
+    size_t len = strlen(pulled);
+    if (len + payload->size < sizeof(pulled)) {
+        memcpy(pulled + len, payload->bytes, payload->size);
+        pulled[len + payload->size] = '\0';
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* spawn/pull: a job that writes TEXT and exits 3. */
+static int run_job(const char *text, bool forward)
+{
+    char script[512];
+    pmix_nspace_t nspace;
+    snprintf(script, sizeof(script), "%secho %s; exit 3", forward ? "" : "sleep 1; ", text);
+    char *argv[] = {"sh", "-c", script, NULL};
+
+    init_system();
+    watch_job_end();
+    pmix_status_t rc = spawn("sh", 1, argv, forward, nspace);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn through the daemon");
+    if (PMIX_SUCCESS == rc && !forward) {
+        pmix_proc_t job;
+        PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+        rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+        check(rc >= 0, "PMIx_IOF_pull of the job's stdout");
+    }
+    check(PMIX_SUCCESS == rc && wait_end(nspace), "its PMIX_EVENT_JOB_END arrives");
+    pthread_mutex_lock(&lock);
+    printf("ended %s term %s exit %d\n", ended_ns,
+           PMIX_ERR_JOB_NON_ZERO_TERM == term ? "non-zero" : PMIx_Error_string(term), exit_code);
+    if (!forward) {
+        printf("pulled %s", pulled);
+    }
+    pthread_mutex_unlock(&lock);
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results,
+                           size_t *n)
+{
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    q.keys = pmix_argv_split(key, ',');
+    if (NULL != nspace) {
+        PMIX_QUERY_QUALIFIERS_CREATE(&q, 1);
+        PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, nspace, PMIX_STRING);
+    }
+    pmix_status_t rc = PMIx_Query_info(&q, 1, results, n);
+    PMIX_QUERY_DESTRUCT(&q);
+    return rc;
+}
+
+/* The process table of nspace once both ranks are in it: their pids. */
+static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+{
+    for (int tries = 0; tries < 200; tries++) {
+        pmix_info_t *res = NULL;
+        size_t n = 0;
+        bool got = false;
+        if (PMIX_SUCCESS == query(key, nspace, &res, &n) && 1 == n &&
+            PMIX_DATA_ARRAY == res[0].value.type &&
+            2 == res[0].value.data.darray->size) {
+            pmix_proc_info_t *t = res[0].value.data.darray->array;
+            got = t[0].pid > 0 && t[1].pid > 0 && 1 == t[1].proc.rank &&
+                  0 == strcmp(t[0].proc.nspace, nspace) && NULL != t[0].hostname;
+            pids[0] = t[0].pid;
+            pids[1] = t[1].pid;
+        }
+        if (NULL != res) {
+            PMIX_INFO_FREE(res, n);
+        }
+        if (got) {
+            return true;
+        }
+        usleep(50000);
+    }
+    return false;
+}
+
+/* Whether process pid was started with PMIX_NAMESPACE=nspace. */
+static bool in_namespace(pid_t pid, const char *nspace)
+{
+    char path[64], env[65536], want[PMIX_MAX_NSLEN + 32];
+    snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+    snprintf(want, sizeof(want), "PMIX_NAMESPACE=%s", nspace);
+    FILE *f = fopen(path, "r");
+    size_t n = NULL == f ? 0 : fread(env, 1, sizeof(env) - 1, f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    for (size_t at = 0; at < n; at += strlen(env + at) + 1) {
+        if (0 == strcmp(env + at, want)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void sent(pmix_status_t status, void *cbdata)
+{
+    *(pmix_status_t *)cbdata = status;
+}
+
+/* The PMIX_READY_FOR_DEBUG events seen: their process and breakpoint. */
+static struct {
+    pmix_proc_t proc;
+    char breakpoint[32];
+} readies[8];
+static size_t nready;
+
+static void on_ready(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+                     pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    pthread_mutex_lock(&lock);
+    if (nready < sizeof(readies) / sizeof(readies[0])) {
+        readies[nready].proc = *source;
+        for (size_t i = 0; i < ninfo; i++) {
+            if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && PMIX_STRING == info[i].value.type) {
+                snprintf(readies[nready].breakpoint, sizeof(readies[nready].breakpoint), "%s",
+                         info[i].value.data.string);
+            }
+        }
+        nready++;
+    }
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Wait (20 s at most) for ranks 0 and 1 of nspace to be ready at
+ * breakpoint. */
+static bool wait_ready(const char *nspace, const char *breakpoint)
+{
+    struct timespec deadline;
+    unsigned seen = 0;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += 20;
+    pthread_mutex_lock(&lock);
+    do {
+        seen = 0;
+        for (size_t i = 0; i < nready; i++) {
+            if (PMIX_CHECK_NSPACE(readies[i].proc.nspace, nspace) && readies[i].proc.rank < 2 &&
+                0 == strcmp(readies[i].breakpoint, breakpoint)) {
+                seen |= 1u << readies[i].proc.rank;
+            }
+        }
+    } while (3 != seen && 0 == pthread_cond_timedwait(&cond, &lock, &deadline));
+    pthread_mutex_unlock(&lock);
+    return 3 == seen;
+}
+
+/* Whether process pid is stopped (state T). */
+static bool stopped(pid_t pid)
+{
+    char path[64], state = '?';
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (NULL != f) {
+        if (1 != fscanf(f, "%*d (%*[^)]) %c", &state)) {
+            state = '?';
+        }
+        fclose(f);
+    }
+    return 'T' == state;
+}
+
+/* where: "init" (PMIX_DEBUG_STOP_IN_INIT) or "exec" (_ON_EXEC). */
+static int debug(const char *hello, const char *where)
+{
+    bool exec = 0 == strcmp(where, "exec");
+    const char *key = exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT;
+    const char *breakpoint = exec ? "exec" : "pmix-init";
+    pmix_status_t code = PMIX_READY_FOR_DEBUG, rc = -1;
+    pmix_nspace_t nspace;
+    pmix_app_t app;
+    pmix_info_t stop;
+    pid_t pids[2] = {0, 0};
+    bool yes = true;
+    char what[128];
+
+    init_system();
+    watch_job_end();
+    PMIx_Register_event_handler(&code, 1, NULL, 0, on_ready, registered, &rc);
+    for (int i = 0; i < 500 && -1 == rc; i++) {
+        usleep(10000);
+    }
+    check(PMIX_SUCCESS == rc, "a handler for PMIX_READY_FOR_DEBUG is registered");
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
+    snprintf(what, sizeof(what), "PMIX_QUERY_DEBUG_SUPPORT names %s", key);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
+              NULL != strstr(res[0].value.data.string, key),
+          what);
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(hello);
+    app.maxprocs = 2;
+    pmix_rank_t one = 1;
+    PMIX_INFO_LOAD(&stop, key, &one, PMIX_PROC_RANK);
+    rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&stop);
+    check(PMIX_ERR_NOT_SUPPORTED == rc, "a rank as the directive: PMIX_ERR_NOT_SUPPORTED");
+    PMIX_INFO_LOAD(&stop, key, &yes, PMIX_BOOL);
+    rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&stop);
+    PMIX_APP_DESTRUCT(&app);
+    snprintf(what, sizeof(what), "PMIx_Spawn of two ranks with %s", key);
+    check(PMIX_SUCCESS == rc, what);
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+    check(rc >= 0, "PMIx_IOF_pull of its stdout");
+    snprintf(what, sizeof(what), "both ranks announce PMIX_READY_FOR_DEBUG at \"%s\" to the tool",
+             breakpoint);
+    check(wait_ready(nspace, breakpoint), what);
+    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "its ranks are in the process table");
+    usleep(300000);
+    pthread_mutex_lock(&lock);
+    check(!ended && '\0' == pulled[0] && 0 == kill(pids[0], 0) && 0 == kill(pids[1], 0) &&
+              (!exec || (stopped(pids[0]) && stopped(pids[1]))),
+          exec ? "... stopped (T) at exec, silent" : "... alive and silent: waiting in PMIx_Init");
+    pthread_mutex_unlock(&lock);
+
+    pmix_info_t range;
+    pmix_data_array_t procs = {.type = PMIX_PROC, .size = 1, .array = &job};
+    pmix_status_t done = -1;
+    PMIX_INFO_LOAD(&range, PMIX_EVENT_CUSTOM_RANGE, &procs, PMIX_DATA_ARRAY);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent,
+                           &done);
+    PMIX_INFO_DESTRUCT(&range);
+    check(PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc,
+          "PMIX_DEBUGGER_RELEASE sent to the job");
+    check(wait_end(nspace), "... it runs to its end");
+    pthread_mutex_lock(&lock);
+    check(0 == exit_code && NULL != strstr(pulled, "rank 0 of 2") &&
+              NULL != strstr(pulled, "rank 1 of 2"),
+          "... with status 0, both ranks having said hello");
+    pthread_mutex_unlock(&lock);
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+static int control(void)
+{
+    pmix_nspace_t nspace;
+    char *argv[] = {"sleep", "60", NULL};
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    pid_t pids[2] = {0, 0};
+
+    init_system();
+    watch_job_end();
+    pmix_status_t rc = spawn("sleep", 2, argv, false, nspace);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn of two ranks of sleep");
+    rc = query(PMIX_QUERY_NAMESPACES, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_STRING == res[0].value.type &&
+              NULL != strstr(res[0].value.data.string, nspace),
+          "PMIX_QUERY_NAMESPACES lists the job");
+    PMIX_INFO_FREE(res, n);
+    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids) && 0 == kill(pids[0], 0) &&
+              0 == kill(pids[1], 0),
+          "PMIX_QUERY_PROC_TABLE: both ranks, with the pids of live processes");
+    check(proc_table(PMIX_QUERY_LOCAL_PROC_TABLE, nspace, pids), "... the local one too");
+    check(in_namespace(pids[0], nspace) && in_namespace(pids[1], nspace),
+          "... and the ranks' own namespace is the job's");
+    rc = query(PMIX_QUERY_JOB_STATUS, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_JOB_STATE == res[0].value.type &&
+              PMIX_JOB_STATE_RUNNING == res[0].value.data.state,
+          "PMIX_QUERY_JOB_STATUS: running");
+    PMIX_INFO_FREE(res, n);
+    rc = query(PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES, NULL, &res, &n);
+    check(PMIX_SUCCESS == rc && 2 == n, "PMIX_QUERY_NUM_PSETS and PMIX_QUERY_PSET_NAMES answer");
+    PMIX_INFO_FREE(res, n);
+    rc = query(PMIX_QUERY_JOB_STATUS, "no-such-job", &res, &n);
+    check(PMIX_SUCCESS != rc, "an unknown namespace gets no job status");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+
+    pmix_proc_t job;
+    pmix_info_t kill_it;
+    bool yes = true;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&kill_it, PMIX_JOB_CTRL_KILL, &yes, PMIX_BOOL);
+    res = NULL;
+    n = 0;
+    rc = PMIx_Job_control(&job, 1, &kill_it, 1, &res, &n);
+    check(PMIX_SUCCESS == rc, "PMIx_Job_control kills the job");
+    check(wait_end(nspace), "... its PMIX_EVENT_JOB_END arrives");
+    pthread_mutex_lock(&lock);
+    check(PMIX_ERR_JOB_ABORTED_BY_SIG == term && 128 + SIGKILL == exit_code,
+          "... with PMIX_JOB_TERM_STATUS aborted by signal and PMIX_EXIT_CODE 137");
+    pthread_mutex_unlock(&lock);
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; i++) {
+        gone = 0 != kill(pids[0], 0) && 0 != kill(pids[1], 0);
+        usleep(50000);
+    }
+    check(gone, "... and its ranks are gone");
+    rc = query(PMIX_QUERY_JOB_STATUS, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n &&
+              PMIX_JOB_STATE_TERMINATED_WITH_ERROR == res[0].value.data.state,
+          "PMIX_QUERY_JOB_STATUS: terminated with error");
+    PMIX_INFO_FREE(res, n);
+    rc = PMIx_Job_control(&job, 1, &kill_it, 1, &res, &n);
+    check(PMIX_SUCCESS != rc, "an ended job cannot be controlled");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 2 && 0 == strcmp(argv[1], "connect")) {
+        return connect_by(argc, argv);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "spawn")) {
+        return run_job(argv[2], true);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
+        return run_job(argv[2], false);
+    }
+    if (argc > 3 && 0 == strcmp(argv[1], "debug")) {
+        return debug(argv[2], argv[3]);
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "attach")) {
+        return attach();
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "control")) {
+        return control();
+    }
+    fprintf(stderr, "usage: daemon_tool connect|attach|spawn|pull|control ...\n");
+    return 2;
+}
