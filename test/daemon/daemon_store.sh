@@ -144,6 +144,28 @@ dr daemon start
 job lookup svc.after
 check "records after the cut are read back" grep -q "^svc.after=a " <<<"$out"
 
+# Compaction: 3 large INDEF publications (their value in the environment,
+# which the journal does not keep), each unpublished, pass the journal's
+# 256 KiB; the next record rewrites it with what is live.
+big=$(head -c 60000 /dev/zero | tr '\0' x)
+for _ in 1 2 3; do
+  BIG=$big dr run --daemon -n 1 sh -c '"$STORE" unpublish svc.big "$BIG"'
+done
+njobs=$("$DROVER" ps --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')
+check "a journal past 256 KiB, mostly dead, is compacted" \
+  test "$(stat -c %s "$journal")" -lt 65536 -a "$out" = unpublished
+kill_daemon
+dr daemon start
+job lookup svc.after
+check "... keeping the live publications" grep -q "^svc.after=a " <<<"$out"
+dr ps --json
+check "... and every job" python3 -c '
+import json, sys
+jobs = json.loads(sys.argv[1])
+assert [j["id"] for j in jobs] == list(range(1, len(jobs) + 1)) and len(jobs) == int(sys.argv[2]) + 1
+assert not any(j["state"] == "lost" and j["command"] == "" for j in jobs)
+' "$out" "$njobs"
+
 # In the foreground, the daemon's own exit is seen: a waiting lookup and
 # publications of every kind are freed.
 dr daemon stop

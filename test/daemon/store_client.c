@@ -11,9 +11,9 @@
  *   store-client lookup KEY [WAIT]
  *       prints "KEY=VALUE (from NSPACE rank R)", or "not found: STATUS"
  *       (exit 1); with WAIT, waits up to WAIT seconds for a publish.
- *   store-client unpublish KEY
- *       publishes KEY (indef), then unpublishes it: prints "unpublished"
- *       or "unpublish failed: STATUS" (exit 1).
+ *   store-client unpublish KEY [VALUE]
+ *       publishes KEY (indef, VALUE or "soon gone"), then unpublishes it:
+ *       prints "unpublished" or "unpublish failed: STATUS" (exit 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,12 +91,12 @@ static int lookup(int argc, char **argv)
     return status;
 }
 
-static int unpublish(char **argv)
+static int unpublish(int argc, char **argv)
 {
     char *keys[] = {argv[2], NULL};
     pmix_persistence_t persist = PMIX_PERSIST_INDEF;
     pmix_info_t info[2];
-    PMIX_INFO_LOAD(&info[0], argv[2], "soon gone", PMIX_STRING);
+    PMIX_INFO_LOAD(&info[0], argv[2], argc > 3 ? argv[3] : "soon gone", PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_PERSISTENCE, &persist, PMIX_PERSIST);
     pmix_status_t rc = PMIx_Publish(info, 2);
     PMIX_INFO_DESTRUCT(&info[0]);
@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     } else if (0 == strcmp(argv[1], "lookup")) {
         status = lookup(argc, argv);
     } else if (0 == strcmp(argv[1], "unpublish")) {
-        status = unpublish(argv);
+        status = unpublish(argc, argv);
     }
     fflush(stdout);
     PMIx_Finalize(NULL, 0);
