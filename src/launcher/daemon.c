@@ -295,24 +295,37 @@ static void journal_job(daemon_t *d, unsigned id)
     }
 }
 
+static bool parse_number(const char *s, long long min, long long *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || '\0' != *end || 0 != errno || v < min) {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
 static void replayed(void *arg, char *const *words, size_t nwords)
 {
     daemon_t *d = arg;
     unsigned long id, ranks;
-    long long start, end;
-    int status;
-    if (8 == nwords && 0 == strcmp(words[0], "job") && parse_uint(words[1], UINT32_MAX, &id) &&
-        id > 0 && parse_uint(words[2], UINT32_MAX, &ranks) &&
-        4 == sscanf(words[3], "%lld", &start) + sscanf(words[4], "%lld", &end) +
-                 sscanf(words[5], "%d", &status) + ('1' == words[6][0] || '0' == words[6][0])) {
+    long long start, end, status;
+    if (8 != nwords || 0 != strcmp(words[0], "job")) {
+        daemon_store_replay(d->store, words, nwords);
+    } else if (parse_uint(words[1], UINT32_MAX, &id) && id > 0 &&
+               parse_uint(words[2], UINT32_MAX, &ranks) && parse_number(words[3], 0, &start) &&
+               parse_number(words[4], 0, &end) && parse_number(words[5], -1, &status) &&
+               status <= 255) {
         daemon_job_info_t info = {.ranks = (unsigned)ranks, .start = (time_t)start,
-                                  .end = (time_t)end, .status = status,
-                                  .signalled = '1' == words[6][0], .command = words[7]};
+                                  .end = (time_t)end, .status = (int)status,
+                                  .signalled = 0 == strcmp(words[6], "1"), .command = words[7]};
         if (0 != daemon_jobs_restore(d->jobs, (unsigned)id, &info)) {
             note(d, "journal: cannot restore job %lu", id);
         }
     } else {
-        daemon_store_replay(d->store, words, nwords);
+        note(d, "journal: ignored a malformed job record");
     }
 }
 

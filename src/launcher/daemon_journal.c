@@ -34,7 +34,7 @@ struct daemon_journal {
     int dirfd;
     int fd;
     size_t size;
-    size_t live;    /* bytes of the records the last compaction kept */
+    size_t live; /* bytes of the records the last compaction kept */
 };
 
 static uint32_t crc32(const unsigned char *p, size_t n)
@@ -120,8 +120,7 @@ static int append_to(int fd, char *const *words, size_t nwords, size_t *size)
 }
 
 /* Hand every whole record of buf to fn; returns the bytes they span. */
-static size_t replay(const unsigned char *buf, size_t size, daemon_journal_record_fn fn,
-                     void *arg)
+static size_t replay(const unsigned char *buf, size_t size, daemon_journal_record_fn fn, void *arg)
 {
     size_t off = 0;
     while (size - off >= HEADER_BYTES) {
@@ -215,15 +214,15 @@ bool daemon_journal_wants_compaction(const daemon_journal_t *j)
 
 int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, void *arg)
 {
-    int fd = openat(j->dirfd, JOURNAL_TMP,
-                    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int fd =
+        openat(j->dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0) {
         return -1;
     }
     size_t size = 0;
     int rc = live(arg, fd, &size);
-    if (0 != rc || 0 != fdatasync(fd) || 0 != renameat(j->dirfd, JOURNAL_TMP, j->dirfd,
-                                                       DAEMON_JOURNAL)) {
+    if (0 != rc || 0 != fdatasync(fd) ||
+        0 != renameat(j->dirfd, JOURNAL_TMP, j->dirfd, DAEMON_JOURNAL)) {
         close(fd);
         unlinkat(j->dirfd, JOURNAL_TMP, 0);
         return -1;

@@ -45,7 +45,7 @@ typedef struct waiter {
     struct waiter *next;
     daemon_store_t *store;
     int fd;
-    char **keys;          /* NULL-terminated, into msg */
+    char **keys; /* NULL-terminated copies */
     size_t needed;
     struct event *hangup;
     struct event *timer;
@@ -53,9 +53,9 @@ typedef struct waiter {
 
 struct daemon_store {
     struct event_base *base;
-    daemon_journal_t *const *journal;    /* the daemon's, once open */
+    daemon_journal_t *const *journal; /* the daemon's, once open */
     pub_t *pubs;
-    waiter_t *waiters;    /* oldest first */
+    waiter_t *waiters; /* oldest first */
 };
 
 daemon_store_t *daemon_store_create(struct event_base *base, daemon_journal_t *const *journal)
@@ -387,7 +387,8 @@ static void unpublish(daemon_store_t *store, int fd, char *const *w, size_t n)
         }
     }
     reply_status(fd, PMIX_SUCCESS != status ? status
-                                            : removed > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND);
+                     : removed > 0          ? PMIX_SUCCESS
+                                            : PMIX_ERR_NOT_FOUND);
 }
 
 /* Drop the job's publications that persistence ties to what ended: the
@@ -400,14 +401,14 @@ static void drop(daemon_store_t *store, unsigned job, const char *nspace, const 
         pub_t *e = *p;
         bool gone = e->job == job;
         if (NULL == nspace) {
-            gone = gone && (PMIX_PERSIST_PROC == e->persistence ||
-                            PMIX_PERSIST_APP == e->persistence ||
-                            PMIX_PERSIST_SESSION == e->persistence);
+            gone = gone &&
+                   (PMIX_PERSIST_PROC == e->persistence || PMIX_PERSIST_APP == e->persistence ||
+                    PMIX_PERSIST_SESSION == e->persistence);
         } else if (NULL == rank) {
             gone = gone && PMIX_PERSIST_APP == e->persistence && 0 == strcmp(e->nspace, nspace);
         } else {
-            gone = gone && PMIX_PERSIST_PROC == e->persistence &&
-                   0 == strcmp(e->nspace, nspace) && 0 == strcmp(e->rank, rank);
+            gone = gone && PMIX_PERSIST_PROC == e->persistence && 0 == strcmp(e->nspace, nspace) &&
+                   0 == strcmp(e->rank, rank);
         }
         if (gone) {
             *p = e->next;

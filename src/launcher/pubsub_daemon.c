@@ -150,8 +150,7 @@ static char *value_hex(const pmix_value_t *value)
     pmix_value_t *v = (pmix_value_t *)value;
     char *hex = NULL;
     if (PMIX_SUCCESS == PMIx_Data_pack(NULL, &buf, v, 1, PMIX_VALUE) &&
-        PMIX_SUCCESS == PMIx_Data_unload(&buf, &bo) &&
-        NULL != (hex = malloc(2 * bo.size + 1))) {
+        PMIX_SUCCESS == PMIx_Data_unload(&buf, &bo) && NULL != (hex = malloc(2 * bo.size + 1))) {
         for (size_t i = 0; i < bo.size; i++) {
             snprintf(hex + 2 * i, 3, "%02x", (unsigned char)bo.bytes[i]);
         }
@@ -195,9 +194,9 @@ static pmix_status_t hex_value(const char *hex, pmix_value_t *value)
 
 /* ---- requests ----------------------------------------------------------- */
 
-void pubsub_daemon_publish(pubsub_daemon_t *pd, const pmix_proc_t *proc,
-                           const pmix_info_t *data[], size_t ndata,
-                           pmix_persistence_t persistence, pmix_op_cbfunc_t cbfunc, void *cbdata)
+void pubsub_daemon_publish(pubsub_daemon_t *pd, const pmix_proc_t *proc, const pmix_info_t *data[],
+                           size_t ndata, pmix_persistence_t persistence, pmix_op_cbfunc_t cbfunc,
+                           void *cbdata)
 {
     char rank[16], persist[8];
     proc_words(proc, rank, sizeof(rank));
@@ -244,8 +243,8 @@ static void lookup_answer(pending_t *p, const wire_msg_t *answer)
     for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
         char *const *w = answer->words + 1 + 4 * i;
         PMIX_LOAD_NSPACE(data[i].proc.nspace, w[0]);
-        data[i].proc.rank = 0 == strcmp(w[1], "*") ? PMIX_RANK_WILDCARD
-                                                   : (pmix_rank_t)strtoul(w[1], NULL, 10);
+        data[i].proc.rank =
+            0 == strcmp(w[1], "*") ? PMIX_RANK_WILDCARD : (pmix_rank_t)strtoul(w[1], NULL, 10);
         PMIX_LOAD_KEY(data[i].key, w[2]);
         rc = hex_value(w[3], &data[i].value);
     }
@@ -279,8 +278,8 @@ static char **request_words(pubsub_daemon_t *pd, const char *verb, const pmix_pr
     return words;
 }
 
-void pubsub_daemon_lookup(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys,
-                          size_t needed, int timeout, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
+void pubsub_daemon_lookup(pubsub_daemon_t *pd, const pmix_proc_t *proc, char **keys, size_t needed,
+                          int timeout, pmix_lookup_cbfunc_t cbfunc, void *cbdata)
 {
     char rank[16], wait[24], secs[16];
     proc_words(proc, rank, sizeof(rank));

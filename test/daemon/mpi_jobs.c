@@ -61,8 +61,8 @@ int main(int argc, char **argv)
         }
     }
     if (serving && 0 == rank && !failed) {
-        failed = find(done, other, 0) ||
-                 MPI_SUCCESS != MPI_Unpublish_name(service, MPI_INFO_NULL, port);
+        failed =
+            find(done, other, 0) || MPI_SUCCESS != MPI_Unpublish_name(service, MPI_INFO_NULL, port);
     }
     if (!failed && (0 == strcmp(mode, "accept") || 0 == strcmp(mode, "connect"))) {
         MPI_Comm inter;
