@@ -31,6 +31,8 @@
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.
  *  - Once a job has started, only what `ps` and the queries show is kept.
+ *  - Jobs of an earlier daemon come back from its journal (daemon.c) as
+ *    ended, or as lost when that daemon died while they ran.
  */
 #include <errno.h>
 #include <fcntl.h>
