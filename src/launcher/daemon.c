@@ -472,12 +472,14 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
         begin_stop(d, "drover daemon stop");
     } else if (0 == strcmp(verb, "run")) {
         kept = run_request(d, fd, msg);
-    } else if (daemon_store_verb(verb)) {
+    } else if (daemon_store_verb(verb) || 0 == strcmp(verb, "modex")) {
         /* From a job's run: its job must be running. */
         unsigned long id;
         if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id) ||
             -1 != daemon_jobs_status(d->jobs, (unsigned)id)) {
             reply_error(fd, "%s: no such running job", verb);
+        } else if ('m' == verb[0]) {
+            kept = daemon_modex_request(d->jobs, d->base, fd, msg->words, msg->nwords);
         } else {
             kept = daemon_store_request(d->store, fd, (unsigned)id, msg->words, msg->nwords);
         }
@@ -728,6 +730,7 @@ static void tear_down(daemon_t *d)
     if (NULL != d->grace_timer) {
         event_free(d->grace_timer);
     }
+    daemon_modex_cancel();
     daemon_store_destroy(d->store);
     daemon_journal_close(d->journal);
     daemon_jobs_destroy(d->jobs);

@@ -204,6 +204,10 @@ typedef struct daemon_job_info {
  * an unknown job. */
 bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t *info);
 
+/* Send msg (one message) on the control socket of running job id. 0 or
+ * -1. */
+int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg);
+
 /* A job of an earlier daemon, from its journal: known again as ended,
  * or, without an end (status -1), as lost (status 128+SIGKILL, as its
  * run died with that daemon). A known id is updated; ids in between are
@@ -307,6 +311,20 @@ void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint);
 
 /* Forward what job id wrote on fd 1 or 2 to the tools that want it. */
 void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len);
+
+/* ---- daemon_modex.c --------------------------------------------------- */
+
+/* "modex JOB NSPACE RANK" from a job's run: passed to the run of the job
+ * owning NSPACE, answered on fd later. Returns true when fd is kept (and
+ * closed by daemon_modex.c). */
+bool daemon_modex_request(daemon_jobs_t *jobs, struct event_base *base, int fd,
+                          char *const *words, size_t nwords);
+
+/* A job's run answered ("modexdata ID STATUS HEX"). */
+void daemon_modex_answered(const char *msg);
+
+/* The daemon ends: every request is answered PMIX_ERR_UNREACH. */
+void daemon_modex_cancel(void);
 
 /* ---- daemon.c: for the client ----------------------------------------- */
 

@@ -29,6 +29,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,7 @@
 #include "daemon.h"
 #include "directive.h"
 #include "launcher.h"
+#include "pmix_server.h"
 
 extern char **environ;
 
@@ -181,19 +183,48 @@ static void release(launcher_job_t *job, pmix_rank_t rank)
     host_raise(job->run, PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 2);
 }
 
+/* The run's answer to the daemon's "modex": "modexdata ID STATUS HEX",
+ * sent from the library's thread (one message: nothing interleaves). */
+static void dmodex_answered(pmix_status_t status, char *data, size_t size, void *cbdata)
+{
+    unsigned long id = (unsigned long)(uintptr_t)cbdata;
+    char *msg = malloc(64 + 2 * size);
+    if (NULL == msg) {
+        return;
+    }
+    int n = snprintf(msg, 64, "modexdata %lu %d ", id, PMIX_SUCCESS == status ? 0 : (int)status);
+    for (size_t i = 0; PMIX_SUCCESS == status && i < size; i++) {
+        snprintf(msg + n + 2 * i, 3, "%02x", (unsigned char)data[i]);
+    }
+    size_t len = (size_t)n + (PMIX_SUCCESS == status ? 2 * size : 0);
+    if (control_fd >= 0) {
+        (void)send(control_fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+    free(msg);
+}
+
 /* What the daemon says on the control socket, a message each:
- * "release RANK" or "release *". */
+ * "release RANK" or "release *"; "modex ID NSPACE RANK", another job
+ * asking for the data of a process of this run. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
-    char msg[64];
+    char msg[PMIX_MAX_NSLEN + 64], nspace[PMIX_MAX_NSLEN + 1];
     ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
     unsigned rank;
+    unsigned long id;
     if (n > 0) {
         msg[n] = '\0';
         if (0 == strcmp(msg, "release *")) {
             release(arg, PMIX_RANK_WILDCARD);
         } else if (1 == sscanf(msg, "release %u", &rank)) {
             release(arg, rank);
+        } else if (3 == sscanf(msg, "modex %lu %255s %u", &id, nspace, &rank)) {
+            pmix_proc_t proc;
+            PMIX_LOAD_PROCID(&proc, nspace, rank);
+            if (PMIX_SUCCESS != PMIx_server_dmodex_request(&proc, dmodex_answered,
+                                                          (void *)(uintptr_t)id)) {
+                dmodex_answered(PMIX_ERR_NOT_FOUND, NULL, 0, (void *)(uintptr_t)id);
+            }
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         daemon_client_unwatch();

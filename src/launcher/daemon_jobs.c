@@ -383,21 +383,32 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
 }
 
 /* What the run says on the control socket: "ready RANK BREAKPOINT", a
- * rank waiting for a debugger, for the tools. */
+ * rank waiting for a debugger, for the tools; "modexdata ...", the answer
+ * to another job's "modex" (daemon_modex.c), as long as its data. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     djob_t *job = arg;
-    char msg[128];
-    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    char small[128], *msg = small;
+    ssize_t n = recv((int)fd, NULL, 0, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
+    if (n >= (ssize_t)sizeof(small) && NULL == (msg = malloc((size_t)n + 1))) {
+        msg = small;
+    }
+    size_t size = small == msg ? sizeof(small) : (size_t)n + 1;
+    n = recv((int)fd, msg, size - 1, MSG_DONTWAIT);
     unsigned rank;
     int at = 0;
     if (n > 0) {
         msg[n] = '\0';
         if (1 == sscanf(msg, "ready %u %n", &rank, &at) && at > 0) {
             daemon_pmix_job_ready(job->id, rank, msg + at);
+        } else if (0 == strncmp(msg, "modexdata ", 10)) {
+            daemon_modex_answered(msg);
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         stop_event(&job->control_ev);
+    }
+    if (small != msg) {
+        free(msg);
     }
 }
 
@@ -693,16 +704,21 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
     return jobs->nrunning;
 }
 
-int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank)
+int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg)
 {
     djob_t *job = find(jobs, id);
-    char msg[32];
-    int n = snprintf(msg, sizeof(msg), "release %s", rank);
-    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0 || n <= 0 ||
-        (size_t)n >= sizeof(msg)) {
+    size_t n = strlen(msg);
+    if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0) {
         return -1;
     }
-    return n == send(job->control_w, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
+    return (ssize_t)n == send(job->control_w, msg, n, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
+}
+
+int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank)
+{
+    char msg[32];
+    int n = snprintf(msg, sizeof(msg), "release %s", rank);
+    return n <= 0 || (size_t)n >= sizeof(msg) ? -1 : daemon_jobs_control(jobs, id, msg);
 }
 
 daemon_job_state_t daemon_jobs_state(const daemon_jobs_t *jobs, unsigned id)

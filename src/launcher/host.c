@@ -34,6 +34,7 @@
 
 #include <event2/event.h>
 
+#include "daemon.h"
 #include "launcher.h"
 #include "drover.h"
 #include "pmix.h"
@@ -66,6 +67,7 @@ struct request {
     pmix_info_cbfunc_t info_cb;
     pmix_lookup_cbfunc_t lookup_cb;
     pmix_spawn_cbfunc_t spawn_cb;
+    pmix_modex_cbfunc_t modex_cb;
     void *cbdata;
 };
 
@@ -354,6 +356,23 @@ static pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs,
 {
     cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_data, data);
     return PMIX_SUCCESS;
+}
+
+static void handle_direct_modex(launcher_t *run, request_t *r)
+{
+    pubsub_modex(run->pubsub, &r->proc, r->modex_cb, r->cbdata);
+}
+
+/* The data of a process the server does not know: in a daemon's job, one
+ * of another job of the daemon (after a PMIx_Connect with it). */
+static pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t info[],
+                                  size_t ninfo, pmix_modex_cbfunc_t cbfunc, void *cbdata)
+{
+    request_t *r = request_new(handle_direct_modex, proc, cbdata);
+    if (NULL != r) {
+        r->modex_cb = cbfunc;
+    }
+    return enqueue(r);
 }
 
 static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
@@ -709,6 +728,9 @@ static pmix_server_module_t module = {
 pmix_status_t host_start(launcher_t *run)
 {
     host_run = run;
+    /* Only a daemon's job has other jobs to ask about processes it does not
+     * know: elsewhere the server answers "not found" at once. */
+    module.direct_modex = daemon_client_job() > 0 ? direct_modex : NULL;
     if (0 != pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK)) {
         return PMIX_ERR_OUT_OF_RESOURCE;
     }

@@ -613,6 +613,11 @@ void pubsub_unpublish(pubsub_t *ps, const pmix_proc_t *proc, char **keys, const 
  * PMIX_PERSIST_APP (rank PMIX_RANK_WILDCARD). */
 void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc);
 
+/* The host's direct modex: in a daemon's job, the data of a process of
+ * another job, fetched through the daemon; else PMIX_ERR_NOT_FOUND. */
+void pubsub_modex(pubsub_t *ps, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                  void *cbdata);
+
 /* ---- pubsub_daemon.c -------------------------------------------------- */
 
 /* A daemon job's link to the daemon's store (daemon_store.c): requests
@@ -633,6 +638,10 @@ void pubsub_daemon_unpublish(pubsub_daemon_t *pd, const pmix_proc_t *proc, char 
                              pmix_op_cbfunc_t cbfunc, void *cbdata);
 /* proc ended (PROC data), or its job (rank PMIX_RANK_WILDCARD: APP). */
 void pubsub_daemon_forget(pubsub_daemon_t *pd, const pmix_proc_t *proc);
+/* The data of proc, a process of another of the daemon's jobs: the blob
+ * its run's PMIx_server_dmodex_request gives, through the daemon. */
+void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                         void *cbdata);
 
 /* ---- query.c ---------------------------------------------------------- */
 

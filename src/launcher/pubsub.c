@@ -510,6 +510,16 @@ void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc)
     }
 }
 
+void pubsub_modex(pubsub_t *ps, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                  void *cbdata)
+{
+    if (NULL == ps->daemon) {
+        cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, cbdata, NULL, NULL);
+    } else {
+        pubsub_daemon_modex(ps->daemon, proc, cbfunc, cbdata);
+    }
+}
+
 void pubsub_destroy(pubsub_t *ps)
 {
     if (NULL == ps) {

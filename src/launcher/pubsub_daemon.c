@@ -36,6 +36,7 @@ struct pending {
     answer_fn answer;
     pmix_op_cbfunc_t op_cb;
     pmix_lookup_cbfunc_t lookup_cb;
+    pmix_modex_cbfunc_t modex_cb;
     void *cbdata;
 };
 
@@ -318,6 +319,46 @@ void pubsub_daemon_forget(pubsub_daemon_t *pd, const pmix_proc_t *proc)
     pending_t proto = {.op_cb = NULL};
     if (NULL != words) {
         ask(pd, words, nwords, op_answer, &proto);
+    }
+    free(words);
+}
+
+/* ---- another job's data ---------------------------------------------------- */
+
+static void modex_answer(pending_t *p, const wire_msg_t *answer)
+{
+    pmix_status_t rc = status_of(answer);
+    char *blob = NULL;
+    size_t len = PMIX_SUCCESS == rc && answer->nwords > 1 ? strlen(answer->words[1]) / 2 : 0;
+    if (len > 0 && NULL == (blob = malloc(len))) {
+        rc = PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; NULL != blob && i < len; i++) {
+        unsigned byte;
+        if (1 != sscanf(answer->words[1] + 2 * i, "%2x", &byte)) {
+            rc = PMIX_ERR_UNPACK_FAILURE;
+            break;
+        }
+        blob[i] = (char)byte;
+    }
+    if (PMIX_SUCCESS != rc) {
+        free(blob);
+        blob = NULL;
+        len = 0;
+    }
+    p->modex_cb(rc, blob, len, p->cbdata, free, blob);
+}
+
+void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
+                         void *cbdata)
+{
+    char rank[16];
+    proc_words(proc, rank, sizeof(rank));
+    size_t nwords;
+    char **words = request_words(pd, "modex", proc, rank, NULL, 0, NULL, &nwords);
+    pending_t proto = {.modex_cb = cbfunc, .cbdata = cbdata};
+    if (NULL == words || !ask(pd, words, nwords, modex_answer, &proto)) {
+        cbfunc(PMIX_ERR_UNREACH, NULL, 0, cbdata, NULL, NULL);
     }
     free(words);
 }

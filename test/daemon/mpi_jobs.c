@@ -11,7 +11,9 @@
  *                     publication would go with its job).
  *   mpi_jobs accept / connect
  *                     the same exchange, then MPI_Comm_accept/connect on
- *                     the port; prints "connected" when that returns.
+ *                     the port, and an allreduce over the new
+ *                     intercommunicator: prints "connected, remote sum S"
+ *                     (S: the other job's ranks + 1, added up).
  * Exit status 0 when every step worked.
  */
 #include <stdio.h>
@@ -70,9 +72,13 @@ int main(int argc, char **argv)
         int rc = serving ? MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter)
                          : MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter);
         failed = MPI_SUCCESS != rc;
-        printf("%s\n", failed ? "not connected" : "connected");
         if (!failed) {
+            int mine = rank + 1, sum = 0;
+            failed = MPI_SUCCESS != MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, inter);
+            printf("connected, remote sum %d\n", sum);
             MPI_Comm_disconnect(&inter);
+        } else {
+            printf("not connected\n");
         }
     }
     int any = 0;
