@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # daemon_store.sh - the store the daemon's jobs share: a name published by
-# one job and looked up by another, a lookup waiting for a later publish,
+# one job and looked up by another, another job's data after PMIx_Connect, a lookup waiting for a later publish,
 # each persistence rule, ranges that stay in their run; the journal: a
 # daemon killed with SIGKILL and started again keeps the INDEF
 # publications and the job history (the running job as lost), a torn
@@ -43,6 +43,14 @@ check "a standalone run does not see the daemon's store" test "$rc" -eq 1
 dr kill "$held_job"
 dr wait "$held_job"
 check "SESSION: gone when the publisher's job ends" gone svc.a
+
+# PMIx_Connect across jobs: the other job's committed data is then found.
+dr submit -n 1 "$STORE" expose color blue 60
+exposer=$out
+job fetch color
+check "PMIx_Connect with another job, then PMIx_Get of its rank's data" test "$out" = color=blue
+dr kill "$exposer"
+dr wait "$exposer"
 
 dr submit -n 1 "$STORE" lookup svc.late 30
 late=$out

@@ -11,6 +11,13 @@
  *   store-client lookup KEY [WAIT]
  *       prints "KEY=VALUE (from NSPACE rank R)", or "not found: STATUS"
  *       (exit 1); with WAIT, waits up to WAIT seconds for a publish.
+ *   store-client expose KEY VALUE HOLD
+ *       rank 0 puts KEY=VALUE (PMIX_GLOBAL) and commits, publishes its
+ *       namespace as "svc.nspace", says "exposed" and stays HOLD seconds.
+ *   store-client fetch KEY
+ *       looks "svc.nspace" up (waiting), connects with that job
+ *       (PMIx_Connect of both namespaces) and gets KEY of its rank 0:
+ *       prints "KEY=VALUE" or "fetch failed: STATUS" (exit 1).
  *   store-client unpublish KEY [VALUE]
  *       publishes KEY (indef, VALUE or "soon gone"), then unpublishes it:
  *       prints "unpublished" or "unpublish failed: STATUS" (exit 1).
@@ -112,6 +119,63 @@ static int unpublish(int argc, char **argv)
     return 0;
 }
 
+static int expose(const pmix_proc_t *me, char **argv)
+{
+    pmix_value_t value = {.type = PMIX_STRING, .data.string = argv[3]};
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, argv[2], &value);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Commit();
+    }
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, "svc.nspace", me->nspace, PMIX_STRING);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Publish(&info, 1);
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    printf("%s %s\n", PMIX_SUCCESS == rc ? "exposed" : "expose failed:", PMIx_Error_string(rc));
+    fflush(stdout);
+    sleep((unsigned)atoi(argv[4]));
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
+static int fetch(const pmix_proc_t *me, char **argv)
+{
+    pmix_pdata_t pdata;
+    PMIX_PDATA_CONSTRUCT(&pdata);
+    PMIX_LOAD_KEY(pdata.key, "svc.nspace");
+    pmix_info_t wait[2];
+    bool yes = true;
+    int timeout = 20;
+    PMIX_INFO_LOAD(&wait[0], PMIX_WAIT, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&wait[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Lookup(&pdata, 1, wait, 2);
+    pmix_value_t *value = NULL;
+    if (PMIX_SUCCESS == rc && PMIX_STRING == pdata.value.type) {
+        pmix_proc_t procs[2], other;
+        PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+        PMIX_LOAD_PROCID(&procs[1], pdata.value.data.string, PMIX_RANK_WILDCARD);
+        PMIX_LOAD_PROCID(&other, pdata.value.data.string, 0);
+        rc = PMIx_Connect(procs, 2, NULL, 0);
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Get(&other, argv[2], NULL, 0, &value);
+        }
+    }
+    int status = 1;
+    if (PMIX_SUCCESS == rc && NULL != value && PMIX_STRING == value->type) {
+        printf("%s=%s\n", argv[2], value->data.string);
+        status = 0;
+    } else {
+        printf("fetch failed: %s\n", PMIx_Error_string(rc));
+    }
+    if (NULL != value) {
+        PMIX_VALUE_RELEASE(value);
+    }
+    PMIX_PDATA_DESTRUCT(&pdata);
+    PMIX_INFO_DESTRUCT(&wait[0]);
+    PMIX_INFO_DESTRUCT(&wait[1]);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
@@ -124,6 +188,10 @@ int main(int argc, char **argv)
         status = publish(&me, argc, argv);
     } else if (0 == strcmp(argv[1], "lookup")) {
         status = lookup(argc, argv);
+    } else if (0 == strcmp(argv[1], "expose") && argc >= 5) {
+        status = expose(&me, argv);
+    } else if (0 == strcmp(argv[1], "fetch")) {
+        status = fetch(&me, argv);
     } else if (0 == strcmp(argv[1], "unpublish")) {
         status = unpublish(argc, argv);
     }
