@@ -188,6 +188,11 @@ daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, vo
         return NULL;
     }
     j->size = j->live = good;
+    /* A new journal's name must outlive a crash too, before the first
+     * record it acknowledges. */
+    if (0 == size) {
+        fsync(dirfd);
+    }
     return j;
 }
 
