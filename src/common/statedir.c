@@ -42,7 +42,7 @@ int statedir_open(const char *path, const char **why)
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 
     if (fd < 0) {
-        *why = ENOENT == errno                   ? "no such directory"
+        *why = ENOENT == errno                      ? "no such directory"
                : ELOOP == errno || ENOTDIR == errno ? "not a directory (a symbolic link?)"
                                                     : strerror(errno);
         return -1;

@@ -69,8 +69,8 @@ static struct {
     eventq_t posts;
     struct event *wake;
     bool up;
-    bool stopping;               /* spawns are refused */
-    char rendezvous[300];        /* the file's name in the state directory */
+    bool stopping; /* spawns are refused */
+    char rendezvous[300]; /* the file's name in the state directory */
     pmix_proc_t me;
 } dp = {.posts = EVENTQ_INITIALIZER};
 
@@ -237,8 +237,7 @@ static char **app_env(const pmix_app_t *app, bool exact)
 /* The run's options for a spawn's debugger directives, borrowed: true
  * is the --stop-* option (every rank), false nothing. Rank lists do not
  * pass through the daemon: PMIX_ERR_NOT_SUPPORTED. */
-static pmix_status_t debug_options(const pmix_info_t *info, size_t ninfo, char *opts[3],
-                                   size_t *n)
+static pmix_status_t debug_options(const pmix_info_t *info, size_t ninfo, char *opts[3], size_t *n)
 {
     static const struct {
         const char *key;
@@ -283,7 +282,7 @@ static void handle_spawn(call_t *c)
     char **given = string_array(v, &nargs), **args = NULL, **env;
     const char *cwd = NULL != app->cwd && '\0' != app->cwd[0] ? app->cwd
                       : NULL != wd && PMIX_STRING == wd->type ? wd->data.string
-                                                               : "/";
+                                                              : "/";
     const char *why = "out of memory";
     unsigned id = 0;
     char *dbg[3];
@@ -292,8 +291,7 @@ static void handle_spawn(call_t *c)
     if (1 != c->napps || dp.stopping ||
         PMIX_SUCCESS != debug_options(c->info, c->ninfo, dbg, &ndbg)) {
         /* A run has one app; a stopping daemon starts nothing more. */
-        c->spawn_cb(dp.stopping ? PMIX_ERR_NOT_AVAILABLE : PMIX_ERR_NOT_SUPPORTED, NULL,
-                    c->cbdata);
+        c->spawn_cb(dp.stopping ? PMIX_ERR_NOT_AVAILABLE : PMIX_ERR_NOT_SUPPORTED, NULL, c->cbdata);
         return;
     }
     if (NULL == given && NULL == (args = app_args(app, NULL != wd ? cwd : NULL, &nargs))) {
@@ -390,7 +388,7 @@ static pmix_status_t proc_table(unsigned id, pmix_value_t *out)
         table[r].executable_name = strdup(NULL != procs[r].program ? procs[r].program : "");
         table[r].pid = procs[r].pid;
         table[r].exit_code = status > 0 ? status : 0;
-        table[r].state = status < 0 ? PMIX_PROC_STATE_RUNNING
+        table[r].state = status < 0    ? PMIX_PROC_STATE_RUNNING
                          : 0 == status ? PMIX_PROC_STATE_TERMINATED
                                        : PMIX_PROC_STATE_TERM_NON_ZERO;
     }
@@ -412,14 +410,15 @@ static pmix_status_t answer(const char *key, unsigned id, pmix_value_t *out)
     }
     if (0 == strcmp(key, DROVER_QUERY_JOBS) || 0 == strcmp(key, DROVER_QUERY_JOBS_JSON)) {
         char *table = daemon_jobs_table(dp.host.jobs, 0 == strcmp(key, DROVER_QUERY_JOBS_JSON));
-        pmix_status_t rc = NULL == table ? PMIX_ERR_NOMEM
-                                         : PMIx_Value_load(out, table, PMIX_STRING);
+        pmix_status_t rc =
+            NULL == table ? PMIX_ERR_NOMEM : PMIx_Value_load(out, table, PMIX_STRING);
         free(table);
         return rc;
     }
     if (0 == strcmp(key, PMIX_QUERY_DEBUG_SUPPORT)) {
-        return PMIx_Value_load(out, PMIX_DEBUG_STOP_IN_INIT "," PMIX_DEBUG_STOP_ON_EXEC
-                                    "," PMIX_DEBUG_STOP_IN_APP, PMIX_STRING);
+        return PMIx_Value_load(
+            out, PMIX_DEBUG_STOP_IN_INIT "," PMIX_DEBUG_STOP_ON_EXEC "," PMIX_DEBUG_STOP_IN_APP,
+            PMIX_STRING);
     }
     if (JOB_NONE == state) {
         return PMIX_ERR_NOT_FOUND;
@@ -492,9 +491,9 @@ static void handle_query(call_t *c)
             }
         }
     }
-    pmix_status_t rc = 0 == res->n        ? PMIX_ERR_NOT_FOUND
-                       : res->n < asked   ? PMIX_ERR_PARTIAL_SUCCESS
-                                          : PMIX_SUCCESS;
+    pmix_status_t rc = 0 == res->n      ? PMIX_ERR_NOT_FOUND
+                       : res->n < asked ? PMIX_ERR_PARTIAL_SUCCESS
+                                        : PMIX_SUCCESS;
     if (0 == res->n) {
         release_results(res);
         c->info_cb(rc, NULL, 0, c->cbdata, NULL, NULL);
@@ -544,8 +543,8 @@ static void handle_job_control(call_t *c)
 {
     int sig = control_signal(c->info, c->ninfo);
     pmix_status_t rc = sig < 0 || 0 == c->nprocs ? PMIX_ERR_BAD_PARAM
-                       : 0 == sig               ? PMIX_ERR_NOT_SUPPORTED
-                                                : PMIX_SUCCESS;
+                       : 0 == sig                ? PMIX_ERR_NOT_SUPPORTED
+                                                 : PMIX_SUCCESS;
     for (size_t i = 0; PMIX_SUCCESS == rc && i < c->nprocs; i++) {
         unsigned id = daemon_jobs_find(dp.host.jobs, c->procs[i].nspace);
         const char *why;
@@ -553,7 +552,7 @@ static void handle_job_control(call_t *c)
             rc = PMIX_ERR_NOT_FOUND;
         } else if (0 != daemon_jobs_signal(dp.host.jobs, id, sig, &why)) {
             rc = JOB_ENDED == daemon_jobs_state(dp.host.jobs, id) ? PMIX_ERR_NOT_AVAILABLE
-                                                                   : PMIX_ERROR;
+                                                                  : PMIX_ERROR;
         }
     }
     c->info_cb(rc, NULL, 0, c->cbdata, NULL, NULL);
@@ -615,8 +614,7 @@ static void handle_release(call_t *c)
         }
     }
     /* Naming none, it is for every held process. */
-    for (unsigned id = 1; 0 == c->nprocs && JOB_NONE != daemon_jobs_state(dp.host.jobs, id);
-         id++) {
+    for (unsigned id = 1; 0 == c->nprocs && JOB_NONE != daemon_jobs_state(dp.host.jobs, id); id++) {
         daemon_jobs_release(dp.host.jobs, id, "*");
     }
 }
@@ -630,8 +628,8 @@ static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
 {
     size_t n;
     const pmix_proc_t *targets = event_targets(info, ninfo, &n);
-    call_t *c = PMIX_DEBUGGER_RELEASE == code ? call_new(handle_release, source, NULL, 0, NULL)
-                                              : NULL;
+    call_t *c =
+        PMIX_DEBUGGER_RELEASE == code ? call_new(handle_release, source, NULL, 0, NULL) : NULL;
     if (NULL != c && 0 == n) {
         post(c);
     } else if (NULL != c && NULL != (c->procs = malloc(n * sizeof(*targets)))) {
@@ -676,8 +674,8 @@ static void raise_event(pmix_status_t code, const char *nspace, int status)
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &job, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
     PMIX_INFO_LOAD(&info[2], PMIX_EXIT_CODE, &status, PMIX_INT);
-    if (PMIX_SUCCESS != PMIx_Notify_event(code, &dp.me, PMIX_RANGE_SESSION, info, 3, info_free,
-                                          info)) {
+    if (PMIX_SUCCESS !=
+        PMIx_Notify_event(code, &dp.me, PMIX_RANGE_SESSION, info, 3, info_free, info)) {
         PMIX_INFO_FREE(info, 3);
     }
 }
@@ -699,8 +697,8 @@ void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint)
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, NULL, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[2], PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
     /* The server passes it to every tool (server/notify.c). */
-    if (PMIX_SUCCESS != PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &proc, PMIX_RANGE_RM, info, 3,
-                                          info_free, info)) {
+    if (PMIX_SUCCESS !=
+        PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &proc, PMIX_RANGE_RM, info, 3, info_free, info)) {
         PMIX_INFO_FREE(info, 3);
     }
 }
@@ -713,8 +711,8 @@ void daemon_pmix_job_ended(unsigned id, int status)
     }
     raise_event(PMIX_EVENT_JOB_END, nspace, status);
     if (0 != status) {
-        raise_event(status > 128 ? PMIX_ERR_JOB_ABORTED_BY_SIG : PMIX_ERR_JOB_NON_ZERO_TERM,
-                    nspace, status);
+        raise_event(status > 128 ? PMIX_ERR_JOB_ABORTED_BY_SIG : PMIX_ERR_JOB_NON_ZERO_TERM, nspace,
+                    status);
     }
 }
 
@@ -741,9 +739,9 @@ void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len)
     memcpy(bo->bytes, bytes, len);
     bo->size = len;
     PMIX_LOAD_PROCID(&source, nspace, PMIX_RANK_WILDCARD);
-    if (PMIX_SUCCESS != PMIx_server_IOF_deliver(&source, 1 == fd ? PMIX_FWD_STDOUT_CHANNEL
-                                                                 : PMIX_FWD_STDERR_CHANNEL,
-                                                bo, NULL, 0, delivered, bo)) {
+    if (PMIX_SUCCESS != PMIx_server_IOF_deliver(
+                            &source, 1 == fd ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+                            bo, NULL, 0, delivered, bo)) {
         PMIX_BYTE_OBJECT_FREE(bo, 1);
     }
 }
@@ -762,9 +760,9 @@ static int write_rendezvous(int dirfd, const char *uri)
     snprintf(tmp, sizeof(tmp), ".%s.new", dp.rendezvous);
     int n = asprintf(&text, "%s\n4.2.2\n%d\n%u:%u\n%s", uri, (int)getpid(), (unsigned)geteuid(),
                      (unsigned)getegid(), ctime(&now));
-    int fd = n < 0 ? -1
-                   : openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-                            0600);
+    int fd = n < 0
+                 ? -1
+                 : openat(dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     int rc = fd >= 0 && n == write(fd, text, (size_t)n) ? 0 : -1;
     if (fd >= 0) {
         close(fd);
@@ -803,8 +801,7 @@ int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, i
         PMIX_INFO_DESTRUCT(&info[i]);
     }
     if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, DAEMON_NAME ": cannot start the PMIx server: %s\n",
-                PMIx_Error_string(rc));
+        fprintf(stderr, DAEMON_NAME ": cannot start the PMIx server: %s\n", PMIx_Error_string(rc));
         return -1;
     }
     dp.up = true;

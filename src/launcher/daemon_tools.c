@@ -141,11 +141,9 @@ static int spawn_run(const launcher_options_t *opts, int argc, char **argv)
     char cwd[PATH_MAX];
     int rc = LAUNCHER_EXIT_FAILURE;
     if (NULL == getcwd(cwd, sizeof(cwd))) {
-        fprintf(stderr, "drover submit: cannot tell the working directory: %s\n",
-                strerror(errno));
+        fprintf(stderr, "drover submit: cannot tell the working directory: %s\n", strerror(errno));
     } else if (0 == tool_open("drover submit")) {
-        pmix_data_array_t args = {.type = PMIX_STRING, .size = (size_t)argc - 1,
-                                  .array = argv + 1};
+        pmix_data_array_t args = {.type = PMIX_STRING, .size = (size_t)argc - 1, .array = argv + 1};
         pmix_info_t info;
         pmix_app_t app;
         pmix_nspace_t nspace;
@@ -225,13 +223,13 @@ static int ps_command(int argc, char **argv)
 static struct {
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    pmix_nspace_t nspace;        /* the job waited for */
+    pmix_nspace_t nspace; /* the job waited for */
     bool ended, lost;
     int status;
 } ending = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
 
-static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
-                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                     size_t ninfo, pmix_info_t *results, size_t nresults,
                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     const pmix_value_t *affected = result(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
@@ -329,9 +327,9 @@ static int signal_number(const char *s)
     static const struct {
         const char *name;
         int sig;
-    } names[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT}, {"KILL", SIGKILL},
-                 {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"TERM", SIGTERM}, {"CONT", SIGCONT},
-                 {"STOP", SIGSTOP}};
+    } names[] = {{"HUP", SIGHUP},   {"INT", SIGINT},   {"QUIT", SIGQUIT},
+                 {"KILL", SIGKILL}, {"USR1", SIGUSR1}, {"USR2", SIGUSR2},
+                 {"TERM", SIGTERM}, {"CONT", SIGCONT}, {"STOP", SIGSTOP}};
     char *end;
     long n = strtol(s, &end, 10);
     if (s[0] >= '0' && s[0] <= '9' && '\0' == *end) {

@@ -43,7 +43,7 @@ typedef struct call {
 } call_t;
 
 typedef struct seg {
-    int64_t start, len;   /* in old elements */
+    int64_t start, len; /* in old elements */
 } seg_t;
 
 /* The runs of a share, in old elements, neighbours merged. */
@@ -55,8 +55,8 @@ typedef struct runs {
 static call_t call_of(const int *ints)
 {
     int d = ints[2];
-    return (call_t){ints[0],      ints[1],          d,           ints + 3, ints + 3 + d,
-                    ints + 3 + 2 * d, ints + 3 + 3 * d, ints[3 + 4 * d]};
+    return (call_t){ints[0],          ints[1],        d, ints + 3, ints + 3 + d, ints + 3 + 2 * d,
+                    ints + 3 + 3 * d, ints[3 + 4 * d]};
 }
 
 /* The call's arguments make sense as MPI defines them. */
@@ -127,7 +127,7 @@ static bool push(runs_t *r, int64_t start, int64_t len, bool *nomem)
 static bool share_of(const call_t *c, int i, int k, runs_t *out, bool *nomem)
 {
     int64_t g = c->gsizes[i], p = c->psizes[i], darg = c->dargs[i];
-    int64_t block = g, step = g;   /* NONE: everything, once */
+    int64_t block = g, step = g; /* NONE: everything, once */
     if (DROVER_DISTRIBUTE_BLOCK == c->distribs[i]) {
         block = DROVER_DISTRIBUTE_DFLT_DARG == darg ? (g + p - 1) / p : darg;
     } else if (DROVER_DISTRIBUTE_CYCLIC == c->distribs[i]) {
@@ -143,9 +143,9 @@ static bool share_of(const call_t *c, int i, int k, runs_t *out, bool *nomem)
 }
 
 typedef struct walk {
-    int dim[MAX_DIMS];          /* dimensions from the slowest in memory */
-    int64_t stride[MAX_DIMS];   /* of each dimension, in old elements */
-    runs_t share[MAX_DIMS];     /* what the rank owns of each dimension */
+    int dim[MAX_DIMS]; /* dimensions from the slowest in memory */
+    int64_t stride[MAX_DIMS]; /* of each dimension, in old elements */
+    runs_t share[MAX_DIMS]; /* what the rank owns of each dimension */
     runs_t out;
     bool nomem;
 } walk_t;
@@ -194,7 +194,7 @@ static pmix_status_t runs_of(const call_t *c, size_t ext, runs_t *out, int64_t *
     }
     int coord[MAX_DIMS];
     for (int i = c->d - 1, rest = c->rank; i >= 0; i--) {
-        coord[i] = rest % c->psizes[i];   /* row-major: the last varies fastest */
+        coord[i] = rest % c->psizes[i]; /* row-major: the last varies fastest */
         rest /= c->psizes[i];
     }
     int64_t stride = 1;
@@ -265,11 +265,10 @@ static bool parse(const char *text, int ints[MAX_INTS], int *ni)
     return 3 <= *ni && 1 <= ints[2] && ints[2] <= MAX_DIMS && *ni == 4 * ints[2] + 4;
 }
 
-PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, int rank,
-                                                    int ndims, const int gsizes[],
-                                                    const int distribs[], const int dargs[],
-                                                    const int psizes[], int order,
-                                                    pmix_data_type_t old,
+PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, int rank, int ndims,
+                                                    const int gsizes[], const int distribs[],
+                                                    const int dargs[], const int psizes[],
+                                                    int order, pmix_data_type_t old,
                                                     pmix_data_type_t *newtype)
 {
     if (NULL == newtype || ndims < 1 || ndims > MAX_DIMS || NULL == gsizes || NULL == distribs ||
@@ -308,7 +307,7 @@ PMIX_EXPORT pmix_status_t drover_type_create_darray(const char *name, int size, 
         ok = blocks_add(t, old, r.seg[k].start * (int64_t)ext, r.seg[k].len);
     }
     if (ok && 0 == r.n) {
-        ok = blocks_add(t, old, 0, 0);   /* owns nothing: says which old type */
+        ok = blocks_add(t, old, 0, 0); /* owns nothing: says which old type */
     }
     free(text);
     free(r.seg);

@@ -55,9 +55,9 @@ typedef struct file_id {
 typedef struct reader {
     diags_t *d;
     docs_t *docs;
-    file_id_t chain[INCLUDE_MAX_DEPTH + 1];   /* the files including the current one */
+    file_id_t chain[INCLUDE_MAX_DEPTH + 1]; /* the files including the current one */
     size_t depth;
-    unsigned level;                           /* of the current file: the main one's is 0 */
+    unsigned level; /* of the current file: the main one's is 0 */
     file_id_t seen[INCLUDE_MAX_FILES];
     size_t nseen;
     bool oom;
@@ -111,12 +111,14 @@ static bool wanted(reader_t *r, const ynode_t *e, const char *path, const struct
     }
     for (size_t i = 0; i < r->nseen; i++) {
         if (r->seen[i].dev == st->st_dev && r->seen[i].ino == st->st_ino) {
-            return false;   /* included already, through another file */
+            return false; /* included already, through another file */
         }
     }
     if (INCLUDE_MAX_DEPTH == r->level || INCLUDE_MAX_FILES == r->nseen) {
-        diags_error(r->d, &e->span, "include", "cannot include '%s': more than %d files, or "
-                    "includes nested deeper than %d", path, INCLUDE_MAX_FILES, INCLUDE_MAX_DEPTH);
+        diags_error(r->d, &e->span, "include",
+                    "cannot include '%s': more than %d files, or "
+                    "includes nested deeper than %d",
+                    path, INCLUDE_MAX_FILES, INCLUDE_MAX_DEPTH);
         return false;
     }
     return true;
@@ -194,7 +196,8 @@ static void read_includes(reader_t *r, const ydoc_t *doc, const char *file)
         ok = YN_SCALAR == list->items[i]->kind;
     }
     if (!ok) {
-        diags_error(r->d, &list->span, "include", "`include' is a file name or a list of file names");
+        diags_error(r->d, &list->span, "include",
+                    "`include' is a file name or a list of file names");
         return;
     }
     if (YN_SCALAR == list->kind) {

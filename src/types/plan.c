@@ -165,8 +165,7 @@ static bool whole(const plan_t *p, size_t size)
     return 1 == p->nruns && 0 == p->runs[0].off && size == p->runs[0].len;
 }
 
-pmix_status_t plan_pack(drover_writer_t *w, const plan_t *p, const void *src, size_t n,
-                        size_t size)
+pmix_status_t plan_pack(drover_writer_t *w, const plan_t *p, const void *src, size_t n, size_t size)
 {
     size_t bytes;
     if (__builtin_mul_overflow(n, p->data, &bytes) || bytes > SIZE_MAX - p->hlen) {
