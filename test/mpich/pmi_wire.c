@@ -16,6 +16,10 @@
  *                         MPICH does without PMI_FD
  *   pmi_wire latency N    puts a key, fences, then times N gets of another
  *                         rank's key (for bench/mpich); also under hydra
+ *   pmi_wire tinybuf      with the smallest send buffer, commands one by
+ *                         one, many before any answer is read, and one a
+ *                         byte at a time: all answered (the server holds a
+ *                         few commands' bytes on the socket)
  *   pmi_wire spawnhost DIR HOST RC
  *                         spawns one child with the host info key, expects
  *                         the answer rc=RC
@@ -461,6 +465,33 @@ static void latency(int n)
     }
 }
 
+static void tinybuf(void)
+{
+    static const char cmd[] = "cmd=get_maxes\n",
+                      maxes[] = "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024";
+    int zero = 0;
+
+    pmi_init();
+    if (0 != setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &zero, sizeof(zero))) {
+        die("SO_SNDBUF: %s", strerror(errno));
+    }
+    for (int i = 0; i < 100; i++) {
+        expect(ask(cmd), maxes);
+    }
+    for (int i = 0; i < 40; i++) {
+        send_text(cmd, sizeof(cmd) - 1);
+    }
+    for (int i = 0; i < 40; i++) {
+        expect(recv_line(), maxes);
+    }
+    for (size_t i = 0; i < sizeof(cmd) - 1; i++) {
+        send_text(cmd + i, 1);
+    }
+    expect(recv_line(), maxes);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS tinybuf\n");
+}
+
 static void interop_pmix(void)
 {
     pmix_proc_t me, peer;
@@ -607,6 +638,8 @@ int main(int argc, char **argv)
         child(atoi(argv[1] + 5), argv);
     } else if (argc > 1 && 0 == strcmp(argv[1], "port")) {
         port();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "tinybuf")) {
+        tinybuf();
     } else if (argc > 2 && 0 == strcmp(argv[1], "latency")) {
         latency(atoi(argv[2]));
     } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {
