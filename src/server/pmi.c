@@ -566,6 +566,34 @@ static bool read_input(server_peer_t *peer)
     return peer_is_open(peer);
 }
 
+static void on_readable(evutil_socket_t fd, short what, void *arg);
+
+/* Watch the input edge-triggered (peeking) or level-triggered; the
+ * connection is closed if libevent refuses. */
+static void watch_input(server_peer_t *peer, short edge)
+{
+    event_del(peer->reading);
+    if (0 != event_assign(peer->reading, server.base, peer->fd, EV_READ | EV_PERSIST | edge,
+                          on_readable, peer) ||
+        0 != event_add(peer->reading, NULL)) {
+        peer_close(peer);
+    }
+}
+
+void pmi_output_waits(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+
+    /* A client slow to read its answers gains nothing by the peeking. */
+    if (c->peeking) {
+        take_peeked(peer);
+        if (peer_is_open(peer)) {
+            c->peeking = false;
+            watch_input(peer, 0);
+        }
+    }
+}
+
 static void on_readable(evutil_socket_t fd, short what, void *arg)
 {
     server_peer_t *peer = arg;
@@ -623,17 +651,15 @@ pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid)
     c->identified = true;
     /* A socket pair of ours: peek (see the top), where the kernel can. */
     int zero = 0;
-    if (0 == setsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &zero, sizeof(zero))) {
-        c->peeking = true;
-        event_del(peer->reading);
-        if (0 != event_assign(peer->reading, server.base, fd, EV_READ | EV_PERSIST | EV_ET,
-                              on_readable, peer) ||
-            0 != event_add(peer->reading, NULL)) {
-            peer_close(peer);
-            return PMIX_ERR_OUT_OF_RESOURCE;
-        }
+    if (0 != setsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &zero, sizeof(zero))) {
+        return PMIX_SUCCESS;
     }
-    return PMIX_SUCCESS;
+    c->peeking = true;
+    peer_retain(peer);
+    watch_input(peer, EV_ET);
+    bool open = peer_is_open(peer);
+    peer_release(peer);
+    return open ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
 }
 
 /* Serve proc, a registered client, over fd (taken over whatever happens). */

@@ -20,6 +20,9 @@
  *                         one, many before any answer is read, and one a
  *                         byte at a time: all answered (the server holds a
  *                         few commands' bytes on the socket)
+ *   pmi_wire flood        sends 2000 commands before reading an answer,
+ *                         more than the socket holds, then idles: the
+ *                         server (its parent's process) must idle too
  *   pmi_wire spawnhost DIR HOST RC
  *                         spawns one child with the host info key, expects
  *                         the answer rc=RC
@@ -492,6 +495,56 @@ static void tinybuf(void)
     printf("PASS tinybuf\n");
 }
 
+/* CPU seconds the process pid has used. */
+static double cpu_of(pid_t pid)
+{
+    char path[64], text[1024];
+    unsigned long user, sys;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    size_t n = NULL == f ? 0 : fread(text, 1, sizeof(text) - 1, f);
+    if (NULL != f) {
+        fclose(f);
+    }
+    text[n] = '\0';
+    const char *after = strrchr(text, ')');
+    /* After the name: state, then 10 fields, then utime and stime. */
+    if (NULL == after ||
+        2 != sscanf(after + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %lu %lu", &user,
+                    &sys)) {
+        die("cannot read %s", path);
+    }
+    return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void flood(void)
+{
+    static const char cmd[] = "cmd=get_maxes\n",
+                      maxes[] = "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024";
+    enum { N = 2000 };
+    static char all[N * (sizeof(cmd) - 1)];
+    struct timespec pause = {0, 300000000};
+
+    pmi_init();
+    for (int i = 0; i < N; i++) {
+        memcpy(all + i * (sizeof(cmd) - 1), cmd, sizeof(cmd) - 1);
+    }
+    send_text(all, sizeof(all));
+    nanosleep(&pause, NULL);
+    for (int i = 0; i < N; i++) {
+        expect(recv_line(), maxes);
+    }
+    expect(ask(cmd), maxes);
+    double before = cpu_of(getppid());
+    nanosleep(&pause, NULL);
+    double used = cpu_of(getppid()) - before;
+    if (used > 0.15) {
+        die("the server used %.2f s of CPU while the rank idled 0.3 s", used);
+    }
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS flood\n");
+}
+
 static void interop_pmix(void)
 {
     pmix_proc_t me, peer;
@@ -638,6 +691,8 @@ int main(int argc, char **argv)
         child(atoi(argv[1] + 5), argv);
     } else if (argc > 1 && 0 == strcmp(argv[1], "port")) {
         port();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "flood")) {
+        flood();
     } else if (argc > 1 && 0 == strcmp(argv[1], "tinybuf")) {
         tinybuf();
     } else if (argc > 2 && 0 == strcmp(argv[1], "latency")) {
