@@ -495,23 +495,21 @@ static void tinybuf(void)
     printf("PASS tinybuf\n");
 }
 
-/* CPU seconds the process pid has used. */
+/* CPU seconds the process pid (named without a ')') has used. */
 static double cpu_of(pid_t pid)
 {
-    char path[64], text[1024];
-    unsigned long user, sys;
+    char path[64];
+    unsigned long user = 0, sys = 0;
     snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
     FILE *f = fopen(path, "r");
-    size_t n = NULL == f ? 0 : fread(text, 1, sizeof(text) - 1, f);
+    /* pid (name) state, 10 more fields, then utime and stime. */
+    int got = NULL == f ? 0
+                        : fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                                 &user, &sys);
     if (NULL != f) {
         fclose(f);
     }
-    text[n] = '\0';
-    const char *after = strrchr(text, ')');
-    /* After the name: state, then 10 fields, then utime and stime. */
-    if (NULL == after ||
-        2 != sscanf(after + 2, "%*c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %lu %lu", &user,
-                    &sys)) {
+    if (2 != got) {
         die("cannot read %s", path);
     }
     return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
