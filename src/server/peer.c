@@ -196,6 +196,12 @@ void peer_write(server_peer_t *peer, const void *bytes, size_t len)
         sent = n > 0 ? (size_t)n : 0;
     }
     if (sent < len) {
+        if (NULL != peer->pmi) {
+            pmi_output_waits(peer);
+            if (peer->fd < 0) {
+                return;
+            }
+        }
         if (NULL == peer->out) {
             peer->out = evbuffer_new();
         }

@@ -12,6 +12,15 @@
  *    the others. While a request is in flight reading stops once the
  *    buffer is full, so a client that sends without waiting is slowed
  *    down, not buffered without end.
+ *  - A rank's socket pair is read by peeking (SO_PEEK_OFF), and what
+ *    was read is taken off the socket only every few commands. Taking
+ *    bytes off a Unix socket wakes whoever sleeps on the sender's end,
+ *    and a PMI client sleeps there waiting for its answer: taken at once,
+ *    every command would wake its client twice, the first time for
+ *    nothing, and on a busy machine that wake-up is most of a get's cost
+ *    (docs/launcher.md). What is held stays small enough (a few short
+ *    commands, never a partial one) that even a client with the smallest
+ *    send buffer can always send its next command, which takes them.
  *  - put commits at once with global scope: a PMIx rank's PMIx_Get of
  *    that rank finds it, and a barrier (a fence collecting data) carries
  *    it to the other nodes. get looks the key up in the store as an
@@ -34,6 +43,11 @@
 #include "pmix.h"
 
 #define INPUT_CAPACITY (PMI_MAX_COMMAND + PMI2_LENGTH_DIGITS + 1)
+
+/* What a peeking connection holds at most: its skbs then take some 4 KB
+ * of the client's send buffer, which is never smaller than 4608 bytes. */
+#define HOLD_COMMANDS 4
+#define HOLD_BYTES 512
 
 /* ---- Output ------------------------------------------------------------ */
 
@@ -451,6 +465,29 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
     peer_release(peer);
 }
 
+/* Take what was peeked off the socket: the bytes are in c->in already,
+ * or handled. */
+static void take_peeked(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+    char scratch[4096];
+
+    while (c->peeked > 0) {
+        ssize_t n = recv(peer->fd, scratch, c->peeked < sizeof(scratch) ? c->peeked
+                                                                         : sizeof(scratch),
+                         MSG_DONTWAIT);
+        if (n < 0 && EINTR == errno) {
+            continue;
+        }
+        if (n <= 0) {
+            peer_close(peer);
+            return;
+        }
+        c->peeked -= (size_t)n;
+    }
+    c->held = 0;
+}
+
 /* Handle whole commands while no request is in flight. */
 static void handle_input(server_peer_t *peer)
 {
@@ -486,35 +523,88 @@ static void handle_input(server_peer_t *peer)
         }
         c->len -= cmdlen;
         memmove(c->in, c->in + cmdlen, c->len);
+        c->held++;
+    }
+    if (peer_is_open(peer) && c->peeking &&
+        (c->len > 0 || c->held >= HOLD_COMMANDS || c->peeked >= HOLD_BYTES)) {
+        take_peeked(peer);
     }
     if (peer_is_open(peer)) {
         c->processing = false;
     }
 }
 
-static void on_readable(evutil_socket_t fd, short what, void *arg)
+/* Read once; false when there is nothing more to read now. */
+static bool read_input(server_peer_t *peer)
 {
-    server_peer_t *peer = arg;
     pmi_conn_t *c = peer->pmi;
 
     if (c->len >= INPUT_CAPACITY - 1) {
         /* Full while a request is in flight: wait for its answer. */
         event_del(peer->reading);
-        return;
+        return false;
     }
-    ssize_t n = recv(fd, c->in + c->len, INPUT_CAPACITY - 1 - c->len, MSG_DONTWAIT);
-    if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno || EINTR == errno)) {
-        return;
+    ssize_t n = recv(peer->fd, c->in + c->len, INPUT_CAPACITY - 1 - c->len,
+                     MSG_DONTWAIT | (c->peeking ? MSG_PEEK : 0));
+    if (n < 0 && EINTR == errno) {
+        return true;
     }
-    peer_retain(peer);
+    if (n < 0 && (EAGAIN == errno || EWOULDBLOCK == errno)) {
+        return false;
+    }
     if (n <= 0) {
         peer_close(peer);
-    } else {
-        c->len += (size_t)n;
-        if (!c->processing) {
-            handle_input(peer);
+        return false;
+    }
+    c->len += (size_t)n;
+    if (c->peeking) {
+        c->peeked += (size_t)n;
+    }
+    if (!c->processing) {
+        handle_input(peer);
+    }
+    return peer_is_open(peer);
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg);
+
+/* Watch the input edge-triggered (peeking) or level-triggered; the
+ * connection is closed if libevent refuses. */
+static void watch_input(server_peer_t *peer, short edge)
+{
+    event_del(peer->reading);
+    if (0 != event_assign(peer->reading, server.base, peer->fd, EV_READ | EV_PERSIST | edge,
+                          on_readable, peer) ||
+        0 != event_add(peer->reading, NULL)) {
+        peer_close(peer);
+    }
+}
+
+void pmi_output_waits(server_peer_t *peer)
+{
+    pmi_conn_t *c = peer->pmi;
+
+    /* A client slow to read its answers gains nothing by the peeking. */
+    if (c->peeking) {
+        take_peeked(peer);
+        if (peer_is_open(peer)) {
+            c->peeking = false;
+            watch_input(peer, 0);
         }
     }
+}
+
+static void on_readable(evutil_socket_t fd, short what, void *arg)
+{
+    server_peer_t *peer = arg;
+    bool more;
+
+    /* A peeking connection's event is edge-triggered (the bytes it holds
+     * keep the socket readable): read until there is nothing new. */
+    peer_retain(peer);
+    do {
+        more = read_input(peer);
+    } while (more && peer->pmi->peeking);
     peer_release(peer);
 }
 
@@ -552,13 +642,24 @@ pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid)
         return PMIX_ERR_NOMEM;
     }
     c->version = 1;
-    if (NULL != proc) {
-        c->proc = *proc;
-        c->identified = true;
-    }
     c->in = in;
     peer->pmi = c;
-    return PMIX_SUCCESS;
+    if (NULL == proc) {
+        return PMIX_SUCCESS;
+    }
+    c->proc = *proc;
+    c->identified = true;
+    /* A socket pair of ours: peek (see the top), where the kernel can. */
+    int zero = 0;
+    if (0 != setsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &zero, sizeof(zero))) {
+        return PMIX_SUCCESS;
+    }
+    c->peeking = true;
+    peer_retain(peer);
+    watch_input(peer, EV_ET);
+    bool open = peer_is_open(peer);
+    peer_release(peer);
+    return open ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
 }
 
 /* Serve proc, a registered client, over fd (taken over whatever happens). */

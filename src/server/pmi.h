@@ -28,6 +28,9 @@ typedef struct pmi_conn {
     bool initialized;            /* HELLO accepted */
     char *in;                    /* input not yet handled */
     size_t len;
+    bool peeking;                /* reads leave the bytes in the socket ... */
+    size_t peeked;               /* ... these many, until taken ... */
+    uint32_t held;               /* ... with these many commands answered */
     bool processing;             /* in handle_input: no re-entry */
     bool busy;                   /* a request is in flight */
     uint32_t tag;                /* ... with this tag */

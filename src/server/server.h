@@ -501,6 +501,10 @@ void pmi_reply(server_peer_t *peer, uint16_t command, uint32_t tag,
 /* The connection is closing: free its PMI state. */
 void pmi_peer_closed(server_peer_t *peer);
 
+/* Its output is about to wait for the socket: stop peeking at its input
+ * (libevent cannot watch one socket edge- and level-triggered at once). */
+void pmi_output_waits(server_peer_t *peer);
+
 /* Stop serving PMI_PORT (finalize). */
 void pmi_port_close(void);
 

@@ -16,6 +16,13 @@
  *                         MPICH does without PMI_FD
  *   pmi_wire latency N    puts a key, fences, then times N gets of another
  *                         rank's key (for bench/mpich); also under hydra
+ *   pmi_wire tinybuf      with the smallest send buffer, commands one by
+ *                         one, many before any answer is read, and one a
+ *                         byte at a time: all answered (the server holds a
+ *                         few commands' bytes on the socket)
+ *   pmi_wire flood        sends 2000 commands before reading an answer,
+ *                         more than the socket holds, then idles: the
+ *                         server (its parent's process) must idle too
  *   pmi_wire spawnhost DIR HOST RC
  *                         spawns one child with the host info key, expects
  *                         the answer rc=RC
@@ -461,6 +468,81 @@ static void latency(int n)
     }
 }
 
+static void tinybuf(void)
+{
+    static const char cmd[] = "cmd=get_maxes\n",
+                      maxes[] = "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024";
+    int zero = 0;
+
+    pmi_init();
+    if (0 != setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &zero, sizeof(zero))) {
+        die("SO_SNDBUF: %s", strerror(errno));
+    }
+    for (int i = 0; i < 100; i++) {
+        expect(ask(cmd), maxes);
+    }
+    for (int i = 0; i < 40; i++) {
+        send_text(cmd, sizeof(cmd) - 1);
+    }
+    for (int i = 0; i < 40; i++) {
+        expect(recv_line(), maxes);
+    }
+    for (size_t i = 0; i < sizeof(cmd) - 1; i++) {
+        send_text(cmd + i, 1);
+    }
+    expect(recv_line(), maxes);
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS tinybuf\n");
+}
+
+/* CPU seconds the process pid (named without a ')') has used. */
+static double cpu_of(pid_t pid)
+{
+    char path[64];
+    unsigned long user = 0, sys = 0;
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    /* pid (name) state, 10 more fields, then utime and stime. */
+    int got = NULL == f ? 0
+                        : fscanf(f, "%*d (%*[^)]) %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+                                 &user, &sys);
+    if (NULL != f) {
+        fclose(f);
+    }
+    if (2 != got) {
+        die("cannot read %s", path);
+    }
+    return (double)(user + sys) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static void flood(void)
+{
+    static const char cmd[] = "cmd=get_maxes\n",
+                      maxes[] = "cmd=maxes kvsname_max=256 keylen_max=64 vallen_max=1024";
+    enum { N = 2000 };
+    static char all[N * (sizeof(cmd) - 1)];
+    struct timespec pause = {0, 300000000};
+
+    pmi_init();
+    for (int i = 0; i < N; i++) {
+        memcpy(all + i * (sizeof(cmd) - 1), cmd, sizeof(cmd) - 1);
+    }
+    send_text(all, sizeof(all));
+    nanosleep(&pause, NULL);
+    for (int i = 0; i < N; i++) {
+        expect(recv_line(), maxes);
+    }
+    expect(ask(cmd), maxes);
+    double before = cpu_of(getppid());
+    nanosleep(&pause, NULL);
+    double used = cpu_of(getppid()) - before;
+    if (used > 0.15) {
+        die("the server used %.2f s of CPU while the rank idled 0.3 s", used);
+    }
+    expect(ask("cmd=finalize\n"), "cmd=finalize_ack");
+    printf("PASS flood\n");
+}
+
 static void interop_pmix(void)
 {
     pmix_proc_t me, peer;
@@ -607,6 +689,10 @@ int main(int argc, char **argv)
         child(atoi(argv[1] + 5), argv);
     } else if (argc > 1 && 0 == strcmp(argv[1], "port")) {
         port();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "flood")) {
+        flood();
+    } else if (argc > 1 && 0 == strcmp(argv[1], "tinybuf")) {
+        tinybuf();
     } else if (argc > 2 && 0 == strcmp(argv[1], "latency")) {
         latency(atoi(argv[2]));
     } else if (argc > 1 && 0 == strcmp(argv[1], "v2")) {

@@ -31,6 +31,21 @@ for n in 1 3; do
   report
 done
 
+# The server leaves a few answered commands' bytes on a rank's socket (a
+# wake-up less per command); the rank can still always send.
+run -n 2 --oversubscribe "$CLIENT" tinybuf
+check "smallest send buffer: commands one by one, 40 unread, a byte at a time, all answered ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS tinybuf' <<<"$out")" -eq 2
+report
+
+# ... and once a rank's answers wait for it to read them, the server
+# stops peeking (libevent watches a socket one way only): it idles with
+# the rank, where it used to spin.
+run -n 1 "$CLIENT" flood
+check "2000 commands before any answer is read: all answered, then the server idles ($rc)" \
+  test "$rc" -eq 0 -a "$(grep -c '^PASS flood' <<<"$out")" -eq 1
+report
+
 run -n 3 --oversubscribe "$CLIENT" port
 check "PMI_PORT and PMI_ID: three ranks connect by address, identify, exchange ($rc)" \
   test "$rc" -eq 0 -a "$(grep -c '^PASS port' <<<"$out")" -eq 3
