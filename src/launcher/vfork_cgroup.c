@@ -17,10 +17,11 @@
  *    threads from sharing it).
  *  - Where this cannot be used, vfork_cgroup fails with ENOSYS and the
  *    caller falls back: on other architectures; in AddressSanitizer builds,
- *    where code running on a stack that is not its thread's would have
- *    the sanitizer unpoison, or warn about, memory between the two stacks
- *    at _exit; and on a kernel that refuses the flags (before 5.7), which
- *    is asked only once.
+ *    whose runtime the child enters on a stack that is not its thread's
+ *    (tried: a child whose exec failed left the sanitizer's thread
+ *    registry locked in drover's memory, and drover hung at its end); and
+ *    on a kernel that refuses the flags (before 5.7), which is asked only
+ *    once.
  */
 #include <errno.h>
 #include <pthread.h>
