@@ -8,7 +8,14 @@
  *  - Starting a job: place it (mapping.c), describe it to the server
  *    (jobinfo.c), register every client (all requests issued, then one
  *    wait), then per process: its PROCDIR, its environment (the app's plus
- *    PMIx_server_setup_fork's), its pipes, fork and exec.
+ *    PMIx_server_setup_fork's) and its PMI connection; then per process
+ *    its pipes, fork and exec.
+ *  - Every process is made ready before the first is forked, and the
+ *    server learns the pids once all are: readying one takes a trip to
+ *    the server's thread, which, once ranks run, waits for a CPU behind
+ *    them (0.5 ms per rank on 2 cores, 0.05 ms before any runs), and each
+ *    wake-up of that thread takes CPU from the ranks and the launches.
+ *    (A rank's PMIx_Init that arrives before its pid is known waits.)
  *  - The run's exit status is fixed once, by the first failure: a process
  *    exiting non-zero or killed by a signal (128+signal, with a one-line
  *    message naming rank, pid and signal), PMIx_Abort, --timeout or a
@@ -156,52 +163,73 @@ static pmix_status_t register_clients(launcher_job_t *job)
     return PMIX_SUCCESS != rc ? rc : waited;
 }
 
+/* What process r needs from the server before its fork: made for every
+ * process of a job before the first starts (see the notes). */
+typedef struct ready {
+    char *procdir;
+    char **env;
+    int pmi_fd; /* drover's end of its PMI connection, or -1 */
+} ready_t;
+
+static void ready_release(ready_t *ready)
+{
+    if (ready->pmi_fd >= 0) {
+        close(ready->pmi_fd);
+    }
+    free(ready->procdir);
+    launch_free_env(ready->env);
+    *ready = (ready_t){.pmi_fd = -1};
+}
+
+static pmix_status_t make_ready(launcher_job_t *job, unsigned r, ready_t *ready)
+{
+    launcher_t *run = job->run;
+    launcher_app_t *app = &job->apps[job->procs[r].app];
+    char who[PMIX_MAX_NSLEN + 32];
+    if (asprintf(&ready->procdir, "%s/%u", job->nsdir, r) < 0) {
+        ready->procdir = NULL;
+    }
+    ready->env = session_label_env(
+        &run->session, openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm));
+    if (NULL == ready->procdir || NULL == ready->env) {
+        return PMIX_ERR_NOMEM;
+    }
+    pmix_proc_t proc;
+    proc_name(job, r, &proc);
+    pmix_status_t rc = PMIx_server_setup_fork(&proc, &ready->env);
+    if (PMIX_SUCCESS == rc) {
+        /* PMI-1 beside PMIx, for MPICH and its kin. */
+        rc = drover_server_setup_pmi(&proc, &ready->env, &ready->pmi_fd);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot prepare %s: %s\n",
+                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
+    }
+    return rc;
+}
+
 /* Fork process r of job. */
-static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
+static pmix_status_t launch_one(launcher_job_t *job, unsigned r, const ready_t *ready)
 {
     launcher_t *run = job->run;
     launcher_proc_t *p = &job->procs[r];
     launcher_app_t *app = &job->apps[p->app];
-    char name[16], tag[64], who[PMIX_MAX_NSLEN + 32];
-    snprintf(name, sizeof(name), "%u", r);
+    char tag[64], who[PMIX_MAX_NSLEN + 32];
     if (0 == job->index) {
         snprintf(tag, sizeof(tag), "[%u] ", r);
     } else {
         snprintf(tag, sizeof(tag), "[%u.%u] ", job->index, r);
     }
-    char *procdir;
-    if (asprintf(&procdir, "%s/%s", job->nsdir, name) < 0) {
-        procdir = NULL;
-    }
-    char **env = session_label_env(
-        &run->session, openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm));
-    pmix_proc_t proc;
-    proc_name(job, r, &proc);
-    pmix_status_t rc = PMIX_ERR_NOMEM;
-    int pmi_fd = -1;
-    if (NULL == procdir || NULL == env) {
-        goto done;
-    }
-    rc = PMIx_server_setup_fork(&proc, &env);
-    if (PMIX_SUCCESS == rc) {
-        /* PMI-1 beside PMIx, for MPICH and its kin. */
-        rc = drover_server_setup_pmi(&proc, &env, &pmi_fd);
-    }
-    if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, LAUNCHER_NAME ": cannot prepare %s: %s\n",
-                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
-        goto done;
-    }
     launch_child_t child = {
         .path = app->program,
         .argv = app->argv,
-        .env = env,
+        .env = ready->env,
         .wdir = app->wdir,
-        .procdir = procdir,
+        .procdir = ready->procdir,
         .pgid = run->session.pgid,
         .cgroup_dir = run->session.cgroup.dir_fd,
         .cgroup_procs = run->session.cgroup.procs_fd,
-        .inherit_fd = pmi_fd,
+        .inherit_fd = ready->pmi_fd,
         .trace_exec = debug_stops_at_exec(job, r),
     };
     bool with_stdin = 0 == job->index && 0 == r;
@@ -209,8 +237,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     if (0 != err) {
         fprintf(stderr, LAUNCHER_NAME ": cannot make pipes for %s: %s\n",
                 describe(job, r, who, sizeof(who)), strerror(err));
-        rc = PMIX_ERR_OUT_OF_RESOURCE;
-        goto done;
+        return PMIX_ERR_OUT_OF_RESOURCE;
     }
     child.affinity = mapping_affinity(&job->map, &run->topo, r, &child.affinity_size);
     double began = NULL != run->trace ? trace_now() : 0;
@@ -226,8 +253,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     if (pid < 0) {
         fprintf(stderr, LAUNCHER_NAME ": cannot fork %s: %s\n",
                 describe(job, r, who, sizeof(who)), strerror(err));
-        rc = PMIX_ERR_OUT_OF_RESOURCE;
-        goto done;
+        return PMIX_ERR_OUT_OF_RESOURCE;
     }
     p->pid = pid;
     p->alive = true;
@@ -235,19 +261,49 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r)
     job->nalive++;
     run->nalive++;
     run->nlaunched++;
-    /* The server then takes the rank's PMIx_Init from this process only. */
-    rc = drover_server_client_pid(&proc, pid);
+    return PMIX_SUCCESS;
+}
+
+/* The server then takes the PMIx_Init of process r from its pid only. */
+static pmix_status_t tell_pid(launcher_job_t *job, unsigned r)
+{
+    char who[PMIX_MAX_NSLEN + 32];
+    pmix_proc_t proc;
+    proc_name(job, r, &proc);
+    pmix_status_t rc = drover_server_client_pid(&proc, job->procs[r].pid);
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, LAUNCHER_NAME ": cannot tell the PMIx server about %s: %s\n",
                 describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
     }
+    return rc;
+}
 
-done:
-    if (pmi_fd >= 0) {
-        close(pmi_fd);
+/* Every process of job made ready, then every one forked. */
+static pmix_status_t launch_all(launcher_job_t *job)
+{
+    ready_t *ready = calloc(job->nprocs, sizeof(*ready));
+    if (NULL == ready) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        return PMIX_ERR_NOMEM;
     }
-    free(procdir);
-    launch_free_env(env);
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        ready[r].pmi_fd = -1;
+    }
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
+        rc = make_ready(job, r, &ready[r]);
+    }
+    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
+        rc = launch_one(job, r, &ready[r]);
+        ready_release(&ready[r]);
+    }
+    for (unsigned r = 0; r < job->nprocs; r++) {
+        ready_release(&ready[r]);
+        if (job->procs[r].pid > 0 && PMIX_SUCCESS != tell_pid(job, r) && PMIX_SUCCESS == rc) {
+            rc = PMIX_ERROR;
+        }
+    }
+    free(ready);
     return rc;
 }
 
@@ -297,14 +353,12 @@ pmix_status_t job_start(launcher_job_t *job)
         return rc;
     }
     job->state = PMIX_JOB_STATE_LAUNCH_UNDERWAY;
-    for (unsigned r = 0; r < job->nprocs; r++) {
-        rc = launch_one(job, r);
-        if (PMIX_SUCCESS != rc) {
-            job->state = job->nalive > 0 ? PMIX_JOB_STATE_RUNNING
-                                         : PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
-            job_fail(run, LAUNCHER_EXIT_FAILURE, NULL);
-            return rc;
-        }
+    rc = launch_all(job);
+    if (PMIX_SUCCESS != rc) {
+        job->state = job->nalive > 0 ? PMIX_JOB_STATE_RUNNING
+                                     : PMIX_JOB_STATE_TERMINATED_WITH_ERROR;
+        job_fail(run, LAUNCHER_EXIT_FAILURE, NULL);
+        return rc;
     }
     job->state = PMIX_JOB_STATE_RUNNING;
     return PMIX_SUCCESS;

@@ -24,8 +24,12 @@
  *  - With a cgroup for the run the child is started inside it by clone3
  *    (CLONE_INTO_CGROUP): moving a process into a cgroup afterwards, by
  *    writing cgroup.procs, waits for an RCU grace period, 10-20 ms per rank
- *    here, where a fork costs a few hundred microseconds. Where that
- *    fails (a kernel before 5.7) the child is vforked and writes.
+ *    here. That clone3 is a vfork as well (vfork_cgroup.c): as a fork, the
+ *    copy and the teardown at exec of drover's page tables took most of a
+ *    launch's time (0.6 ms against 0.08 per rank, on 2 cores). Where that
+ *    vfork cannot be had (another architecture, an ASan build) the child
+ *    is a fork into the cgroup; failing both (a kernel before 5.7), a
+ *    vfork that writes cgroup.procs itself.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,6 +45,7 @@
 #include <sys/ptrace.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "launcher.h"
@@ -304,9 +309,27 @@ int launch_resolve(const char *name, char *const *env, const char *wdir, char **
     return result;
 }
 
+/* Why execve failed, for the child: no strerror, which may read locale
+ * data under a lock. */
+static const char *exec_error(int err)
+{
+    switch (err) {
+    case ENOENT:
+        return "no such file, or no such interpreter";
+    case EACCES:
+        return "permission denied";
+    case ENOEXEC:
+        return "not an executable format";
+    case E2BIG:
+        return "arguments and environment too long";
+    default:
+        return "execve failed";
+    }
+}
+
 /* The child's side of launch_fork. It shares drover's memory until exec
  * (vfork), or is a copy of a process with other threads (clone3), so it
- * makes system calls only: no allocation, no stdio. */
+ * makes system calls only: no allocation, no stdio, no lock. */
 static void child(const launch_child_t *c, bool in_cgroup)
 {
     prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -315,8 +338,6 @@ static void child(const launch_child_t *c, bool in_cgroup)
         (void)!write(c->cgroup_procs, "0", 1);
     }
     if (NULL != c->procdir) {
-        /* Made here, in parallel with drover's next launch: creating
-         * directories is the slowest system call of a launch. */
         mkdir(c->procdir, 0700);
     }
     if (NULL != c->affinity) {
@@ -356,9 +377,23 @@ static void child(const launch_child_t *c, bool in_cgroup)
         _exit(LAUNCHER_EXIT_NOEXEC);
     }
     execve(c->path, c->argv, c->env);
-    static const char msg[] = LAUNCHER_NAME ": execve failed\n";
-    (void)!write(2, msg, sizeof(msg) - 1);
-    _exit(ENOENT == errno ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC);
+    int err = errno;
+    const char *why = exec_error(err);
+    struct iovec msg[] = {
+        {LAUNCHER_NAME ": cannot execute ", sizeof(LAUNCHER_NAME ": cannot execute ") - 1},
+        {(char *)c->path, strlen(c->path)},
+        {": ", 2},
+        {(char *)why, strlen(why)},
+        {"\n", 1},
+    };
+    (void)!writev(2, msg, sizeof(msg) / sizeof(msg[0]));
+    _exit(ENOENT == err ? LAUNCHER_EXIT_NOTFOUND : LAUNCHER_EXIT_NOEXEC);
+}
+
+/* The child of vfork_cgroup, started in the cgroup. */
+static void child_in_cgroup(const void *c)
+{
+    child(c, true);
 }
 
 /* A fork whose child starts in the cgroup open as cgroup_fd, or -1. */
@@ -372,28 +407,41 @@ static pid_t fork_into_cgroup(int cgroup_fd)
     return (pid_t)syscall(SYS_clone3, &args, sizeof(args));
 }
 
+/* The child, started in the run's cgroup where there is one: vfork_cgroup
+ * (the child shares drover's memory), or where it cannot be had a fork
+ * into the cgroup (a copy of drover); failing both (an old kernel, a
+ * cgroup that takes no processes) vfork, and the child joins the cgroup
+ * itself. vfork fails alike if the failure is the system's. */
+static pid_t start(const launch_child_t *c)
+{
+    if (c->cgroup_dir >= 0) {
+        pid_t pid = vfork_cgroup(c->cgroup_dir, child_in_cgroup, c);
+        if (pid < 0) {
+            pid = fork_into_cgroup(c->cgroup_dir);
+        }
+        if (0 == pid) {
+            child(c, true);
+        }
+        if (pid > 0) {
+            return pid;
+        }
+    }
+    pid_t pid = vfork();
+    if (0 == pid) {
+        child(c, false);
+    }
+    return pid;
+}
+
 pid_t launch_fork(const launch_child_t *c)
 {
-    /* vfork: no page tables to copy, and drover resumes once the child has
+    /* No page tables to copy, and drover resumes once the child has
      * exec'd. Every signal stays blocked until the child has reset its
      * handlers. */
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t pid = -1;
-    bool in_cgroup = c->cgroup_dir >= 0;
-    if (in_cgroup) {
-        pid = fork_into_cgroup(c->cgroup_dir);
-        /* Whatever failed (an old kernel, a cgroup that takes no
-         * processes), vfork fails alike if the failure is the system's. */
-        in_cgroup = pid >= 0;
-    }
-    if (!in_cgroup) {
-        pid = vfork();
-    }
-    if (0 == pid) {
-        child(c, in_cgroup);
-    }
+    pid_t pid = start(c);
     int err = errno;
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (pid > 0) {

@@ -399,6 +399,14 @@ typedef struct launch_child {
 /* Fork and exec. Returns the pid, or -1 with errno set. */
 pid_t launch_fork(const launch_child_t *child);
 
+/* ---- vfork_cgroup.c --------------------------------------------------- */
+
+/* vfork, the child starting in the cgroup open as cgroup_fd and running
+ * fn(arg) on a stack of its own; fn must exec or _exit (a return exits
+ * with 127). Returns the child's pid once it has, or -1 with errno:
+ * ENOSYS where this cannot be done (see the file's notes). */
+pid_t vfork_cgroup(int cgroup_fd, void (*fn)(const void *), const void *arg);
+
 /* ---- job.c ------------------------------------------------------------ */
 
 typedef struct launcher_app {

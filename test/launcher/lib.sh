@@ -12,6 +12,9 @@
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
 #   done_testing                   prints the summary, exits 0 or 1
+#   may_make_cgroups               whether drover makes a cgroup for a run
+#                                  here (cgroup v2 it may write, not in a
+#                                  Slurm job); sets $cgroup_mount
 #   make_user                      (root only) a second local user, $other,
 #                                  removed at exit whatever happens; run a
 #                                  command as that user with
@@ -96,6 +99,14 @@ no_leftovers() {
     rm -rf "${TMPDIR:?}"/* "/dev/shm/drover-$pid-"*
     return 1
   fi
+}
+
+may_make_cgroups() {
+  cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
+    print $5; break } }' /proc/self/mountinfo | head -1)
+  local probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
+  [ -n "$cgroup_mount" ] && [ -z "${SLURM_JOB_ID:-}" ] && mkdir "$probe" 2>/dev/null &&
+    rmdir "$probe"
 }
 
 one_line() { # the text is exactly one line and contains the pattern

@@ -31,6 +31,32 @@ run -n 1 drover-no-such-program
 check "missing program: exit 127" test "$rc" -eq 127
 check "missing program: one line naming it" one_line "$err" "drover-no-such-program"
 check "missing program: nothing left" no_leftovers
+# A program whose exec fails only in the child (its interpreter is
+# missing): 127, and one line from the child naming it.
+printf '#!/drover-no-such-interpreter\n' >"$work/badinterp"
+chmod +x "$work/badinterp"
+run -n 1 "$work/badinterp"
+check "exec failing in the child: exit 127" test "$rc" -eq 127
+check "... one line naming the program" \
+  test "$(grep -c "cannot execute $work/badinterp: no such file" <<<"$err")" -eq 1
+check "... nothing left" no_leftovers
+
+# Where drover makes a cgroup for the run, every rank starts in it.
+run -n 3 --oversubscribe cat /proc/self/cgroup
+if may_make_cgroups; then
+  check "ranks start in the run's cgroup" \
+    test "$(grep -c "^0::/\(.*/\)\?drover-$pid\.[0-9a-f]*\$" <<<"$out")" -eq 3
+  # On x86_64, outside ASan builds, by one clone3 each that copies nothing.
+  if [ "$VFORK_CGROUP" = 1 ] && command -v strace >/dev/null; then
+    strace -f -qq -e trace=clone3 -o "$work/strace" "$DROVER" run -n 2 true
+    check "... each started by a vfork into the cgroup" \
+      test "$(grep -c 'flags=CLONE_VM|CLONE_VFORK|CLONE_INTO_CGROUP,' "$work/strace")" -eq 2
+  fi
+else
+  check "no cgroup here: ranks stay in drover's" \
+    test "$(grep -c "drover-$pid\." <<<"$out")" -eq 0
+fi
+
 touch "$work/plain"
 run -n 1 "$work/plain"
 check "not executable: exit 126" test "$rc" -eq 126

@@ -61,16 +61,12 @@ check "... nothing left behind" no_leftovers
 # Where drover can make a cgroup for the run (root, or a delegated subtree;
 # not in a Slurm job), even a process that also clears its environment
 # (env -i) is ended.
-cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
-  print $5; break } }' /proc/self/mountinfo | head -1)
-probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
 launch -n 2 --grace 1 sh -c 'setsid env -i "$0" sleep & exec "$0" sleep' "$CLIENT"
 wait_for sleeping 4
 cgroup=$(grep -h "^0::/.*drover-$pid\." /proc/[0-9]*/cgroup 2>/dev/null | head -1)
 kill -KILL "$pid"
 finish
-if [ -n "$cgroup_mount" ] && [ -z "${SLURM_JOB_ID:-}" ] && mkdir "$probe" 2>/dev/null; then
-  rmdir "$probe"
+if may_make_cgroups; then
   check "drover SIGKILLed where it may make cgroups: it had made one for the run" \
     test -n "$cgroup"
   anchor_done
