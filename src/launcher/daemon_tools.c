@@ -34,6 +34,7 @@
 
 #include "command.h"
 #include "daemon.h"
+#include "directive.h"
 #include "drover.h"
 #include "launcher.h"
 #include "pmix_tool.h"
@@ -100,17 +101,6 @@ static pmix_status_t ask(char **keys, const char *nspace, pmix_info_t **results,
         PMIX_INFO_DESTRUCT(&qual);
     }
     return rc;
-}
-
-/* The result under key, or NULL. Borrowed. */
-static const pmix_value_t *result(const pmix_info_t *results, size_t n, const char *key)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (PMIX_CHECK_KEY(&results[i], key)) {
-            return &results[i].value;
-        }
-    }
-    return NULL;
 }
 
 static void free_results(pmix_info_t *results, size_t n)
@@ -207,7 +197,7 @@ static int ps_command(int argc, char **argv)
     pmix_info_t *res;
     size_t n;
     pmix_status_t rc = ask(keys, NULL, &res, &n);
-    const pmix_value_t *v = result(res, n, keys[0]);
+    const pmix_value_t *v = directive_find(res, n, keys[0]);
     if (PMIX_SUCCESS == rc && NULL != v && PMIX_STRING == v->type) {
         fputs(v->data.string, stdout);
     } else {
@@ -232,8 +222,8 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
                      size_t ninfo, pmix_info_t *results, size_t nresults,
                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
-    const pmix_value_t *affected = result(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
-    const pmix_value_t *code = result(info, ninfo, PMIX_EXIT_CODE);
+    const pmix_value_t *affected = directive_find(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
+    const pmix_value_t *code = directive_find(info, ninfo, PMIX_EXIT_CODE);
     pthread_mutex_lock(&ending.lock);
     if (PMIX_ERR_LOST_CONNECTION == status) {
         ending.lost = true;
@@ -266,13 +256,13 @@ static int wait_end(const char *who, const char *id, bool (*tick)(void *), void 
         return -1;
     }
     pmix_status_t rc = ask(keys, ending.nspace, &res, &n);
-    const pmix_value_t *code = result(res, n, PMIX_EXIT_CODE);
+    const pmix_value_t *code = directive_find(res, n, PMIX_EXIT_CODE);
     pthread_mutex_lock(&ending.lock);
     if (NULL != code && PMIX_INT == code->type && !ending.ended) {
         ending.ended = true;
         ending.status = code->data.integer;
     }
-    bool known = NULL != result(res, n, PMIX_QUERY_JOB_STATUS);
+    bool known = NULL != directive_find(res, n, PMIX_QUERY_JOB_STATUS);
     free_results(res, n);
     while (known && !ending.ended && !ending.lost) {
         struct timespec deadline;
@@ -423,9 +413,9 @@ static int open_output(const char *id, int fds[2])
     pmix_nspace_t nspace;
     job_nspace(nspace, id);
     ask(keys, nspace, &res, &n);
-    const pmix_value_t *dir = result(res, n, DROVER_QUERY_OUTPUT);
+    const pmix_value_t *dir = directive_find(res, n, DROVER_QUERY_OUTPUT);
     int rc = -1;
-    if (NULL == result(res, n, PMIX_QUERY_JOB_STATUS)) {
+    if (NULL == directive_find(res, n, PMIX_QUERY_JOB_STATUS)) {
         fprintf(stderr, "drover output: no job %s\n", id);
     } else if (NULL == dir || PMIX_STRING != dir->type) {
         fprintf(stderr,
