@@ -50,6 +50,7 @@
 
 #include "launcher.h"
 #include "pmix_server.h"
+#include "ydoc.h"
 
 extern char **environ;
 
@@ -74,18 +75,28 @@ static size_t env_count(char *const *env)
 
 char *launch_read_text(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "re");
+    /* Non-blocking: a FIFO given as a file is refused, not waited on. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
     char *text = NULL;
-    size_t cap = 0;
-    ssize_t n = NULL == f ? -1 : getdelim(&text, &cap, '\0', f);
-    if (NULL != f) {
-        fclose(f);
+    size_t got = 0;
+
+    if (fd >= 0 && 0 == fstat(fd, &st) && S_ISREG(st.st_mode) &&
+        (size_t)st.st_size <= YDOC_MAX_BYTES && NULL != (text = malloc((size_t)st.st_size + 1))) {
+        ssize_t n = 1;
+        while (got < (size_t)st.st_size && (n = read(fd, text + got, (size_t)st.st_size - got)) > 0) {
+            got += (size_t)n;
+        }
+        text[got] = '\0';
+        if (n < 0 || got != strlen(text)) {
+            free(text);
+            text = NULL;
+        }
     }
-    if (n < 0 || (size_t)n != strlen(text)) {
-        free(text);
-        return NULL;
+    if (fd >= 0) {
+        close(fd);
     }
-    *len = (size_t)n;
+    *len = got;
     return text;
 }
 

@@ -362,8 +362,9 @@ const char *launch_getenv(char *const *env, const char *name);
 char **launch_copy_env(char *const *env);
 void launch_free_env(char **env);
 
-/* The whole text of the file at path (*len bytes), or NULL when it
- * cannot be read or holds a NUL byte. Caller frees. */
+/* The whole text of the regular file at path (*len bytes), or NULL when it
+ * cannot be read, is larger than the YAML reader takes (YDOC_MAX_BYTES) or
+ * holds a NUL byte. Caller frees. */
 char *launch_read_text(const char *path, size_t *len);
 
 /* The directory of the libpmix.so.2 this process uses. Static; NULL if
