@@ -183,9 +183,9 @@ static void finish(daemon_t *d)
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
     unlinkat(d->dirfd, DAEMON_LOGFILE, 0);
-    rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
-    /* The journal stays for the next daemon, unless it holds nothing
-     * (then the directory goes too). */
+    /* The journal and the jobs' kept directories stay for the next
+     * daemon, unless they hold nothing (then the directory goes too). */
+    rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), false);
     struct stat st;
     if (0 == fstatat(d->dirfd, DAEMON_JOURNAL, &st, AT_SYMLINK_NOFOLLOW) && 0 == st.st_size) {
         unlinkat(d->dirfd, DAEMON_JOURNAL, 0);
@@ -207,9 +207,9 @@ static void finish(daemon_t *d)
     event_base_loopbreak(d->base);
 }
 
-static void job_output(void *arg, unsigned id, int fd, const char *bytes, size_t len)
+static void job_output(void *arg, unsigned id, const daemon_output_piece_t *piece)
 {
-    daemon_pmix_output(id, fd, bytes, len);
+    daemon_pmix_output(id, piece);
 }
 
 static void journal_job(daemon_t *d, unsigned id);
@@ -623,9 +623,9 @@ static int set_up(daemon_t *d)
     }
     unlinkat(d->dirfd, DAEMON_SOCKET, 0);
     unlinkat(d->dirfd, DAEMON_PIDFILE, 0);
-    rmtree_at(d->dirfd, DAEMON_JOBS, geteuid(), true);
     remove_stale_servers(d);
-    if (0 != mkdirat(d->dirfd, DAEMON_JOBS, 0700)) {
+    /* The jobs' directories stay: those the journal knows are kept. */
+    if (0 != daemon_output_dir(d->dirfd)) {
         fprintf(stderr, DAEMON_NAME ": cannot create %s/" DAEMON_JOBS ": %s\n", d->dir,
                 strerror(errno));
         return -1;
@@ -701,6 +701,7 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
     if (daemon_jobs_count(d->jobs) > 0) {
         note(d, "journal: %u jobs of earlier daemons", daemon_jobs_count(d->jobs));
     }
+    daemon_jobs_keep_restored(d->jobs);
     /* The pid file first: whoever sees the socket may look for it. */
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);

@@ -11,7 +11,8 @@
  *   daemon.c         `drover daemon start|stop|status` and the daemon's loop
  *   daemon_dir.c     the per-user state directory, made and checked safely
  *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
- *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, output, `ps` rows
+ *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
+ *   daemon_output.c  a submitted job's output: files, ranks, kept directories
  *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
@@ -23,7 +24,8 @@
  * (held with flock by the live daemon: a free lock means the other files
  * are stale), daemon.log, journal (kept when the daemon stops),
  * pmix.sys.<host> (the PMIx rendezvous), drover-server.XXXXXX (the PMIx
- * server's socket), and jobs/<id>/stdout and stderr.
+ * server's socket), and jobs/<id>/stdout, stderr, ranks and trace.json
+ * (kept when the daemon stops, for the newest DAEMON_KEEP_OUTPUT jobs).
  */
 #ifndef DROVER_LAUNCHER_DAEMON_H
 #define DROVER_LAUNCHER_DAEMON_H
@@ -31,6 +33,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -59,6 +62,14 @@ struct launcher_job;
  * BREAKPOINT") and the daemon passes a debugger's release ("release
  * RANK" or "release *"), a message each (daemon_client.c). */
 #define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
+
+/* Set in a submitted job's environment by the daemon: the fd on which
+ * the run sends its ranks' output as frames (daemon_output.c). */
+#define DAEMON_OUTPUT_ENV "DROVER_DAEMON_OUTPUT"
+
+/* The ended jobs whose directories (output, trace) are kept: those that
+ * ended last. */
+#define DAEMON_KEEP_OUTPUT 100
 
 /* Set in a job's environment by the daemon: the prefix its run names its
  * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
@@ -123,9 +134,22 @@ typedef struct daemon_proc {
 /* A job ended: its id and exit status (128+signal when killed). */
 typedef void (*daemon_job_ended_fn)(void *arg, unsigned id, int status);
 
-/* A submitted job wrote len bytes on its stdout (fd 1) or stderr (2). */
-typedef void (*daemon_job_output_fn)(void *arg, unsigned id, int fd, const char *bytes,
-                                     size_t len);
+/* The rank of a piece of output that the job's run wrote itself. */
+#define DAEMON_OUTPUT_RUN UINT32_MAX
+
+/* A piece of a submitted job's output: len bytes that rank of the run's
+ * job index job (0: its first; others, jobs its ranks spawned) wrote on
+ * its stdout (fd 1) or stderr (2). */
+typedef struct daemon_output_piece {
+    unsigned job;
+    uint32_t rank; /* DAEMON_OUTPUT_RUN: the run's own */
+    int fd;
+    const char *bytes;
+    size_t len;
+} daemon_output_piece_t;
+
+/* Submitted job id wrote a piece of output (borrowed for the call). */
+typedef void (*daemon_job_output_fn)(void *arg, unsigned id, const daemon_output_piece_t *piece);
 
 /* The job table of a daemon whose state directory is dirfd, running at
  * most max_running jobs at a time with the drover executable exe, its
@@ -213,6 +237,71 @@ int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg);
  * run died with that daemon). A known id is updated; ids in between are
  * lost jobs. 0, or -1 when memory runs out. */
 int daemon_jobs_restore(daemon_jobs_t *jobs, unsigned id, const daemon_job_info_t *info);
+
+/* The jobs of an earlier daemon (restored) keep their directories where
+ * there still are some (trimmed to DAEMON_KEEP_OUTPUT); everything else
+ * in jobs/ goes. */
+void daemon_jobs_keep_restored(daemon_jobs_t *jobs);
+
+/* ---- daemon_output.c -------------------------------------------------- */
+
+typedef struct daemon_output daemon_output_t;
+
+/* Job id's output: jobs/<id>/ made with stdout, stderr and ranks, and
+ * three pipes watched in base, whose write ends go to child: the run's
+ * stdout, stderr and frame pipe (DAEMON_OUTPUT_ENV; the caller closes
+ * them once the child has them). What comes is written down and passed
+ * to fn. Caller frees with daemon_output_close. NULL (child all -1) on
+ * failure. */
+daemon_output_t *daemon_output_open(struct event_base *base, int dirfd, unsigned id,
+                                    daemon_job_output_fn fn, void *arg, int child[3]);
+
+/* The run has ended: take what its pipes still hold. */
+void daemon_output_drain(daemon_output_t *out);
+
+/* Stop reading and close the files. Accepts NULL. */
+void daemon_output_close(daemon_output_t *out);
+
+/* jobs/ in the state directory dirfd, made if missing (anything else of
+ * that name is removed first). 0 or -1. */
+int daemon_output_dir(int dirfd);
+
+/* Whether job id has its directory. */
+bool daemon_output_kept(int dirfd, unsigned id);
+
+/* Remove job id's directory. */
+void daemon_output_remove(int dirfd, unsigned id);
+
+/* Remove every entry of jobs/ but the directories of the jobs keep
+ * keeps. */
+void daemon_output_sweep(int dirfd, bool (*keep)(void *arg, unsigned id), void *arg);
+
+/* In a daemon's job's run (daemon_job): take the frame pipe the daemon
+ * gave (DAEMON_OUTPUT_ENV), which the ranks must not see. */
+void daemon_output_take_env(bool daemon_job);
+
+/* The frame pipe taken, or -1 (not a submitted job's run). */
+int daemon_output_frames(void);
+
+/* What `drover output --rank R` or `--tag-output` reads: the job's ranks
+ * file and its stdout and stderr (open fds, the caller's). */
+typedef struct daemon_output_reader {
+    int index, files[2];
+    off_t at;           /* the next record */
+    bool every_rank;    /* else only rank of the run's first job */
+    uint32_t rank;
+    bool tag;           /* each line tagged "[rank] " */
+    struct daemon_output_line {
+        unsigned job;
+        uint32_t rank;
+        bool midline;
+    } last[2];          /* the last piece on each channel */
+} daemon_output_reader_t;
+
+/* Print the pieces recorded since the last call (stdout's to stdout,
+ * stderr's to stderr), in the order they came. 0, or -1 when the files
+ * are malformed or cannot be read or printed. */
+int daemon_output_read(daemon_output_reader_t *r);
 
 /* ---- daemon_journal.c ------------------------------------------------- */
 
@@ -309,8 +398,10 @@ void daemon_pmix_job_ended(unsigned id, int status);
  * debugger at breakpoint. */
 void daemon_pmix_job_ready(unsigned id, unsigned rank, const char *breakpoint);
 
-/* Forward what job id wrote on fd 1 or 2 to the tools that want it. */
-void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len);
+/* Forward a piece of job id's output to the tools that want it, from its
+ * true source: the rank's namespace and rank, or the job's wildcard rank
+ * for what the run wrote itself. */
+void daemon_pmix_output(unsigned id, const daemon_output_piece_t *piece);
 
 /* ---- daemon_modex.c --------------------------------------------------- */
 

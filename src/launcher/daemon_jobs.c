@@ -12,11 +12,15 @@
  *    by SIGKILL, its runs die, and their anchors clean up the ranks.
  *  - At most max_running jobs run at once; the others wait, in order, as
  *    "queued", so that a burst of submissions is not a burst of forks.
- *  - A submitted job writes into pipes the daemon reads: what comes is
- *    appended to jobs/<id>/stdout and stderr (made with O_EXCL |
- *    O_NOFOLLOW) and handed to the output callback (the PMIx server
- *    forwards it to the tools that asked). Its stdin is /dev/null. A
- *    `run --daemon` job runs on the fds its command handed over.
+ *  - A submitted job writes into pipes the daemon reads, its ranks'
+ *    output framed by rank (daemon_output.c): what comes is appended to
+ *    jobs/<id>/stdout and stderr (made with O_EXCL | O_NOFOLLOW) and
+ *    handed to the output callback (the PMIx server forwards it to the
+ *    tools that asked). Its stdin is /dev/null. A `run --daemon` job
+ *    runs on the fds its command handed over.
+ *  - A job's directory (output, trace) outlives the daemon; of the ended
+ *    jobs, the DAEMON_KEEP_OUTPUT that ended last keep theirs (the others
+ *    are removed as jobs end, and when a daemon starts).
  *  - Job id's namespace is "<prefix>.<id>-0": its run takes "<prefix>.
  *    <id>-" (DAEMON_PREFIX_ENV) where a standalone run takes "drover-<pid>-"
  *    to name its session's jobs and shared-memory segments, so the ranks'
@@ -55,6 +59,7 @@
  * about debuggers on. */
 #define REPORT_FD 3
 #define CONTROL_FD 4
+#define FRAMES_FD 5
 #define REPORT_MAX 65536
 
 typedef struct djob {
@@ -70,9 +75,8 @@ typedef struct djob {
     bool lost;            /* from the journal: its daemon died first */
     char *command;        /* the run's arguments, for ps */
     char nspace[DAEMON_NSPACE_MAX];
-    struct event *out_ev[2];  /* the stdout and stderr pipes */
-    int out_fd[2];            /* their read ends; -1 when closed */
-    int file_fd[2];           /* jobs/<id>/stdout and stderr */
+    daemon_output_t *output;  /* a submitted job's, until it ends */
+    bool kept;                /* jobs/<id>/ is there */
     struct event *report_ev;
     int report_fd;            /* read end of the run's report; -1 closed */
     char *report;             /* what it said so far */
@@ -84,6 +88,7 @@ typedef struct djob {
     char **env;
     int fds[3];
     int report_w;         /* until started: the report pipe's write end */
+    int frames_w;         /* until started: the frame pipe's write end */
     int control_r;        /* until started: the run's end of the control
                            * socket (its fd 4) */
     int control_w;        /* the daemon's end, until the job ends */
@@ -141,6 +146,7 @@ static void close_fds(djob_t *job)
         close_fd(&job->fds[i]);
     }
     close_fd(&job->report_w);
+    close_fd(&job->frames_w);
     close_fd(&job->control_r);
 }
 
@@ -155,11 +161,8 @@ static void stop_event(struct event **ev)
 /* The job's output pipes and files, and its report. */
 static void close_streams(djob_t *job)
 {
-    for (int i = 0; i < 2; i++) {
-        stop_event(&job->out_ev[i]);
-        close_fd(&job->out_fd[i]);
-        close_fd(&job->file_fd[i]);
-    }
+    daemon_output_close(job->output);
+    job->output = NULL;
     stop_event(&job->report_ev);
     close_fd(&job->report_fd);
     stop_event(&job->control_ev);
@@ -269,66 +272,27 @@ static char **copy_args(char *const *args, size_t nargs)
     return copy;
 }
 
-/* What a pipe of the job brings: into its file, and to the callback. */
-static void on_output(evutil_socket_t fd, short what, void *arg)
+/* A submitted job's output (daemon_output.c) on the fds of its run, and
+ * /dev/null as its stdin; the run learns of the frame pipe from its
+ * environment. 0 or -1. */
+static int keep_output(daemon_jobs_t *jobs, djob_t *job)
 {
-    djob_t *job = arg;
-    daemon_jobs_t *jobs = job->jobs;
-    int i = (int)fd == job->out_fd[0] ? 0 : 1;
-    char buf[65536];
-    ssize_t n;
-    while ((n = read((int)fd, buf, sizeof(buf))) > 0) {
-        for (ssize_t off = 0; off < n && job->file_fd[i] >= 0;) {
-            ssize_t w = write(job->file_fd[i], buf + off, (size_t)(n - off));
-            if (w <= 0) {
-                break;
-            }
-            off += w;
-        }
-        jobs->output(jobs->arg, job->id, i + 1, buf, (size_t)n);
-    }
-    if (0 == n || (n < 0 && EAGAIN != errno && EINTR != errno)) {
-        stop_event(&job->out_ev[i]);
-        close_fd(&job->out_fd[i]);
-        close_fd(&job->file_fd[i]);
-    }
-}
-
-/* jobs/<id>/stdout and stderr, the pipes that fill them, and /dev/null
- * as stdin. 0 or -1. */
-static int output_files(daemon_jobs_t *jobs, djob_t *job)
-{
-    char dir[64];
-    snprintf(dir, sizeof(dir), DAEMON_JOBS "/%u", job->id);
-    if (0 != mkdirat(jobs->dirfd, dir, 0700)) {
+    int child[3];
+    job->output = daemon_output_open(jobs->base, jobs->dirfd, job->id, jobs->output, jobs->arg,
+                                     child);
+    if (NULL == job->output) {
         return -1;
     }
-    int dfd = openat(jobs->dirfd, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (dfd < 0) {
-        return -1;
-    }
-    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_APPEND;
+    job->kept = true;
+    job->fds[1] = child[0];
+    job->fds[2] = child[1];
+    job->frames_w = child[2];
     job->fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    job->file_fd[0] = openat(dfd, "stdout", flags, 0600);
-    job->file_fd[1] = openat(dfd, "stderr", flags, 0600);
-    close(dfd);
-    if (job->fds[0] < 0 || job->file_fd[0] < 0 || job->file_fd[1] < 0) {
-        return -1;
+    char **env = launch_setenv(job->env, DAEMON_OUTPUT_ENV, "5");
+    if (NULL != env) {
+        job->env = env;
     }
-    for (int i = 0; i < 2; i++) {
-        int p[2];
-        if (0 != pipe2(p, O_CLOEXEC)) {
-            return -1;
-        }
-        job->out_fd[i] = p[0];
-        job->fds[i + 1] = p[1];
-        fcntl(p[0], F_SETFL, O_NONBLOCK);
-        job->out_ev[i] = event_new(jobs->base, p[0], EV_READ | EV_PERSIST, on_output, job);
-        if (NULL == job->out_ev[i] || 0 != event_add(job->out_ev[i], NULL)) {
-            return -1;
-        }
-    }
-    return 0;
+    return job->fds[0] < 0 || NULL == env ? -1 : 0;
 }
 
 /* The run's report: one line per rank, "<rank> <pid> <program>". */
@@ -449,8 +413,7 @@ static djob_t *new_job(daemon_jobs_t *jobs)
         return NULL;
     }
     job->fds[0] = job->fds[1] = job->fds[2] = -1;
-    job->out_fd[0] = job->out_fd[1] = job->file_fd[0] = job->file_fd[1] = -1;
-    job->report_fd = job->report_w = job->control_r = job->control_w = -1;
+    job->report_fd = job->report_w = job->frames_w = job->control_r = job->control_w = -1;
     job->jobs = jobs;
     job->id = jobs->njobs + 1;
     job->status = -1;
@@ -501,7 +464,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         job->own_fds = true;
         memcpy(job->fds, fds, sizeof(job->fds));
         fds[0] = fds[1] = fds[2] = -1;
-    } else if (0 != output_files(jobs, job)) {
+    } else if (0 != keep_output(jobs, job)) {
         *why = "cannot create the job's output files";
         free_job(job);
         return 0;
@@ -530,11 +493,12 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
             _exit(LAUNCHER_EXIT_FAILURE);
         }
     }
-    /* Out of the way first: either may be 3 or 4 already. */
+    /* Out of the way first: any may be 3, 4 or 5 already. */
     int report = fcntl(job->report_w, F_DUPFD_CLOEXEC, 10);
     int control = fcntl(job->control_r, F_DUPFD_CLOEXEC, 10);
+    int frames = job->frames_w < 0 ? -1 : fcntl(job->frames_w, F_DUPFD_CLOEXEC, 10);
     if (report < 0 || control < 0 || dup2(report, REPORT_FD) < 0 ||
-        dup2(control, CONTROL_FD) < 0) {
+        dup2(control, CONTROL_FD) < 0 || (frames >= 0 && dup2(frames, FRAMES_FD) < 0)) {
         _exit(LAUNCHER_EXIT_FAILURE);
     }
     struct sigaction dfl = {.sa_handler = SIG_DFL};
@@ -555,13 +519,32 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
     _exit(LAUNCHER_EXIT_NOEXEC);
 }
 
+/* Of the ended jobs, only the DAEMON_KEEP_OUTPUT that ended last keep
+ * their directories (on a tie, the later id). */
+static void trim_kept(daemon_jobs_t *jobs)
+{
+    unsigned kept = 0;
+    for (unsigned j = 0; j < jobs->njobs; j++) {
+        kept += jobs->jobs[j]->kept && JOB_ENDED == jobs->jobs[j]->state;
+    }
+    for (; kept > DAEMON_KEEP_OUTPUT; kept--) {
+        djob_t *oldest = NULL;
+        for (unsigned j = 0; j < jobs->njobs; j++) {
+            djob_t *job = jobs->jobs[j];
+            if (job->kept && JOB_ENDED == job->state && (NULL == oldest || job->end < oldest->end)) {
+                oldest = job;
+            }
+        }
+        daemon_output_remove(jobs->dirfd, oldest->id);
+        oldest->kept = false;
+    }
+}
+
 static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
 {
     /* What the run wrote before it ended comes first. */
-    for (int i = 0; i < 2; i++) {
-        if (job->out_fd[i] >= 0) {
-            on_output(job->out_fd[i], EV_READ, job);
-        }
+    if (NULL != job->output) {
+        daemon_output_drain(job->output);
     }
     if (job->report_fd >= 0) {
         read_report(job, true);
@@ -572,6 +555,7 @@ static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
     close_fd(&job->control_w);
     job->end = time(NULL);
     drop_launch_data(job);
+    trim_kept(jobs);
     jobs->ended(jobs->arg, job->id, status);
 }
 
@@ -683,7 +667,7 @@ int daemon_jobs_status(const daemon_jobs_t *jobs, unsigned id)
 bool daemon_jobs_has_output(const daemon_jobs_t *jobs, unsigned id)
 {
     const djob_t *job = find(jobs, id);
-    return NULL != job && !job->own_fds;
+    return NULL != job && job->kept;
 }
 
 unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
@@ -814,6 +798,21 @@ int daemon_jobs_restore(daemon_jobs_t *jobs, unsigned id, const daemon_job_info_
     job->lost = info->status < 0;
     job->status = job->lost ? 128 + SIGKILL : info->status;
     return 0;
+}
+
+static bool restored_kept(void *arg, unsigned id)
+{
+    const djob_t *job = find(arg, id);
+    return NULL != job && job->kept;
+}
+
+void daemon_jobs_keep_restored(daemon_jobs_t *jobs)
+{
+    for (unsigned j = 0; j < jobs->njobs; j++) {
+        jobs->jobs[j]->kept = daemon_output_kept(jobs->dirfd, jobs->jobs[j]->id);
+    }
+    daemon_output_sweep(jobs->dirfd, restored_kept, jobs);
+    trim_kept(jobs);
 }
 
 /* ---- ps ---------------------------------------------------------------- */

@@ -38,9 +38,11 @@
  *    job's namespace, PMIX_JOB_TERM_STATUS, PMIX_EXIT_CODE), and when it
  *    failed also PMIX_ERR_JOB_NON_ZERO_TERM or _ABORTED_BY_SIG.
  *  - A submitted job's output is delivered with PMIx_server_IOF_deliver
- *    as coming from its namespace's wildcard rank (the run merges its
- *    ranks' output), to tools that pulled it or spawned with
- *    PMIX_FWD_STDOUT/STDERR.
+ *    from its true source, the rank (its run frames it by rank,
+ *    daemon_output.c; a job its ranks spawned has the namespace
+ *    "<daemon's namespace>.<id>-<index>"), on its own channel, to the
+ *    tools that pulled it or spawned with PMIX_FWD_STDOUT/STDERR; what the
+ *    run says itself comes from the job's wildcard rank.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -722,26 +724,41 @@ static void delivered(pmix_status_t status, void *cbdata)
     PMIX_BYTE_OBJECT_FREE(bo, 1);
 }
 
-void daemon_pmix_output(unsigned id, int fd, const char *bytes, size_t len)
+/* Where a piece of job id's output comes from: the job's namespace
+ * ("...-0") or, for a job its ranks spawned, "...-<index>"; the rank, or
+ * the wildcard for what the run wrote itself. False for no such job. */
+static bool output_source(unsigned id, const daemon_output_piece_t *piece, pmix_proc_t *source)
 {
     const char *nspace = daemon_jobs_nspace(dp.host.jobs, id);
+    char name[PMIX_MAX_NSLEN + 16];
+    if (NULL == nspace) {
+        return false;
+    }
+    snprintf(name, sizeof(name), "%.*s%u", (int)strlen(nspace) - 1, nspace, piece->job);
+    PMIX_LOAD_PROCID(source, name,
+                     DAEMON_OUTPUT_RUN == piece->rank ? PMIX_RANK_WILDCARD : piece->rank);
+    return true;
+}
+
+void daemon_pmix_output(unsigned id, const daemon_output_piece_t *piece)
+{
     pmix_byte_object_t *bo;
     pmix_proc_t source;
 
-    if (!dp.up || NULL == nspace || 0 == len) {
+    if (!dp.up || 0 == piece->len || !output_source(id, piece, &source)) {
         return;
     }
     PMIX_BYTE_OBJECT_CREATE(bo, 1);
-    if (NULL == bo || NULL == (bo->bytes = malloc(len))) {
+    if (NULL == bo || NULL == (bo->bytes = malloc(piece->len))) {
         free(bo);
         return;
     }
-    memcpy(bo->bytes, bytes, len);
-    bo->size = len;
-    PMIX_LOAD_PROCID(&source, nspace, PMIX_RANK_WILDCARD);
-    if (PMIX_SUCCESS != PMIx_server_IOF_deliver(
-                            &source, 1 == fd ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
-                            bo, NULL, 0, delivered, bo)) {
+    memcpy(bo->bytes, piece->bytes, piece->len);
+    bo->size = piece->len;
+    if (PMIX_SUCCESS !=
+        PMIx_server_IOF_deliver(&source,
+                                1 == piece->fd ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+                                bo, NULL, 0, delivered, bo)) {
         PMIX_BYTE_OBJECT_FREE(bo, 1);
     }
 }

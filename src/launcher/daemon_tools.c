@@ -20,6 +20,8 @@
  *    the wait with a message.
  *  - output reads the job's files itself, from the directory the daemon
  *    names (inside the checked state directory), without following links.
+ *    With --rank or --tag-output it goes by the job's ranks file, which
+ *    says who wrote each piece (daemon_output.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +39,7 @@
 #include "directive.h"
 #include "drover.h"
 #include "launcher.h"
+#include "output_frames.h"
 #include "pmix_tool.h"
 
 extern char **environ;
@@ -403,9 +406,9 @@ static bool copy_output(void *arg)
     return 0 == copy_fd(fds[0], 1) && 0 == copy_fd(fds[1], 2);
 }
 
-/* Open the job's stdout and stderr files in fds. 0, or -1 after a
- * message. */
-static int open_output(const char *id, int fds[2])
+/* Open the job's stdout and stderr files in fds, and its ranks file in
+ * fds[2] when fds has room for it (nfds 3). 0, or -1 after a message. */
+static int open_output(const char *id, int *fds, int nfds)
 {
     char *keys[] = {PMIX_QUERY_JOB_STATUS, DROVER_QUERY_OUTPUT, NULL};
     pmix_info_t *res;
@@ -419,14 +422,14 @@ static int open_output(const char *id, int fds[2])
         fprintf(stderr, "drover output: no job %s\n", id);
     } else if (NULL == dir || PMIX_STRING != dir->type) {
         fprintf(stderr,
-                "drover output: job %s ran with drover run --daemon: its output went to that "
-                "command\n",
-                id);
+                "drover output: job %s has no output kept (run with drover run --daemon, its "
+                "output went to that command; else older than the last %d jobs that ended)\n",
+                id, DAEMON_KEEP_OUTPUT);
     } else {
         int dfd = open(dir->data.string, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        static const char *const names[2] = {"stdout", "stderr"};
+        static const char *const names[3] = {"stdout", "stderr", "ranks"};
         rc = 0;
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < nfds; i++) {
             fds[i] = dfd < 0 ? -1 : openat(dfd, names[i], O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
             if (fds[i] < 0) {
                 fprintf(stderr, "drover output: cannot open %s/%s: %s\n", dir->data.string,
@@ -443,29 +446,81 @@ static int open_output(const char *id, int fds[2])
     return rc;
 }
 
+/* The pieces recorded since the last call, as --rank and --tag-output
+ * ask. */
+static bool copy_by_rank(void *arg)
+{
+    if (0 != daemon_output_read(arg)) {
+        fprintf(stderr, "drover output: the job's ranks file is malformed or unreadable\n");
+        return false;
+    }
+    return true;
+}
+
+/* drover output's arguments: JOB [--follow] [--rank R] [--tag-output],
+ * the options in any order. False after a message. */
+static bool output_options(int argc, char **argv, bool *follow, daemon_output_reader_t *by)
+{
+    unsigned long rank;
+    char *end;
+    *follow = false;
+    *by = (daemon_output_reader_t){.every_rank = true, .index = -1, .files = {-1, -1}};
+    for (int i = 2; i < argc; i++) {
+        if (0 == strcmp(argv[i], "--follow")) {
+            *follow = true;
+        } else if (0 == strcmp(argv[i], "--tag-output")) {
+            by->tag = true;
+        } else if (0 == strcmp(argv[i], "--rank") && i + 1 < argc) {
+            errno = 0;
+            rank = strtoul(argv[++i], &end, 10);
+            if (argv[i][0] < '0' || argv[i][0] > '9' || '\0' != *end || 0 != errno ||
+                rank > OUTPUT_FRAME_RANK_MAX) {
+                fprintf(stderr, "drover output: --rank wants a rank (0, 1, ...), not '%s'\n",
+                        argv[i]);
+                return false;
+            }
+            by->every_rank = false;
+            by->rank = (uint32_t)rank;
+        } else {
+            fprintf(stderr, "usage: drover output JOB [--follow] [--rank R] [--tag-output]\n");
+            return false;
+        }
+    }
+    return argc >= 2 && job_id("drover output", argv[1]);
+}
+
 static int output_command(int argc, char **argv)
 {
-    bool follow = 3 == argc && 0 == strcmp(argv[2], "--follow");
-    if (2 != argc && !follow) {
-        fprintf(stderr, "usage: drover output JOB [--follow]\n");
+    bool follow;
+    daemon_output_reader_t by;
+    if (argc < 2) {
+        fprintf(stderr, "usage: drover output JOB [--follow] [--rank R] [--tag-output]\n");
         return LAUNCHER_EXIT_USAGE;
     }
-    if (!job_id("drover output", argv[1])) {
+    if (!output_options(argc, argv, &follow, &by)) {
         return LAUNCHER_EXIT_USAGE;
     }
     if (0 != tool_open("drover output")) {
         return LAUNCHER_EXIT_FAILURE;
     }
-    int fds[2] = {-1, -1}, rc = LAUNCHER_EXIT_FAILURE;
-    if (0 == open_output(argv[1], fds)) {
+    /* Plain, the files as they are; by rank or tagged, through the ranks
+     * file. */
+    bool plain = by.every_rank && !by.tag;
+    int fds[3] = {-1, -1, -1}, rc = LAUNCHER_EXIT_FAILURE;
+    bool (*copy)(void *) = plain ? copy_output : copy_by_rank;
+    void *arg = plain ? (void *)fds : (void *)&by;
+    if (0 == open_output(argv[1], fds, plain ? 2 : 3)) {
+        by.files[0] = fds[0];
+        by.files[1] = fds[1];
+        by.index = fds[2];
         if (follow) {
-            int status = wait_end("drover output", argv[1], copy_output, fds);
-            rc = status >= 0 && copy_output(fds) ? status : LAUNCHER_EXIT_FAILURE;
-        } else if (copy_output(fds)) {
+            int status = wait_end("drover output", argv[1], copy, arg);
+            rc = status >= 0 && copy(arg) ? status : LAUNCHER_EXIT_FAILURE;
+        } else if (copy(arg)) {
             rc = 0;
         }
     }
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         if (fds[i] >= 0) {
             close(fds[i]);
         }
@@ -504,7 +559,7 @@ const drover_command_t command_kill = {
 
 const drover_command_t command_output = {
     .name = "output",
-    .usage = "JOB [--follow]",
+    .usage = "JOB [--follow] [--rank R] [--tag-output]",
     .summary = "a submitted job's stdout and stderr",
     .run = output_command,
 };

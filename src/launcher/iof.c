@@ -21,6 +21,12 @@
  *    Then the run is told (broken), once: like the writer of a shell
  *    pipeline whose reader has gone, the job is to end. What the ranks
  *    write meanwhile is still read, and dropped, so none blocks.
+ *  - A daemon's submitted job (iof_send_frames) sends what its processes
+ *    write, the same bytes in the same batches, as frames naming the
+ *    process and the channel (output_frames.c) on the fd the daemon
+ *    gave, instead of on drover's stdout and stderr, so that the daemon
+ *    can tell the ranks apart. drover's own messages still go to its
+ *    stdout and stderr.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +40,7 @@
 #include <event2/event.h>
 
 #include "launcher.h"
+#include "output_frames.h"
 
 #define LINE_MAX_BYTES 65536
 #define READ_CHUNK 65536
@@ -53,6 +60,8 @@ typedef struct channel {
 struct stream {
     iof_t *iof;
     char *tag;             /* "[rank] " or NULL */
+    unsigned job;          /* the process: its job's index and rank */
+    unsigned rank;
     channel_t out[2];
     int stdin_fd;          /* parent's write end, -1 if none */
     int child_fds[3];
@@ -69,6 +78,8 @@ struct iof {
     unsigned open;
     int devnull;
     bool broken[3];        /* drover's fd 1/2 reader went away */
+    int frames;            /* the daemon's frame pipe, or -1 */
+    bool frames_broken;
     /* stdin forwarding */
     stream_t *stdin_target;
     struct event *stdin_read;     /* fd 0 readable */
@@ -79,9 +90,11 @@ struct iof {
     size_t stdin_len, stdin_off;
 };
 
-static void write_all(iof_t *iof, int fd, const char *data, size_t len)
+/* Write all of data to fd, waiting while it is full. 0, or -1 with
+ * errno. */
+static int write_fully(int fd, const char *data, size_t len)
 {
-    while (len > 0 && !iof->broken[fd]) {
+    while (len > 0) {
         ssize_t n = write(fd, data, len);
         if (n > 0) {
             data += n;
@@ -90,11 +103,50 @@ static void write_all(iof_t *iof, int fd, const char *data, size_t len)
             struct pollfd p = {.fd = fd, .events = POLLOUT};
             poll(&p, 1, -1);
         } else if (n < 0 && EINTR != errno) {
-            iof->broken[fd] = true;
-            if (EPIPE == errno && NULL != iof->broken_cb) {
-                iof->broken_cb(iof->closed_arg);
-            }
+            return -1;
         }
+    }
+    return 0;
+}
+
+static void write_all(iof_t *iof, int fd, const char *data, size_t len)
+{
+    if (!iof->broken[fd] && 0 != write_fully(fd, data, len)) {
+        iof->broken[fd] = true;
+        if (EPIPE == errno && NULL != iof->broken_cb) {
+            iof->broken_cb(iof->closed_arg);
+        }
+    }
+}
+
+/* What process s wrote on channel target (1 or 2), as frames to the
+ * daemon. A daemon gone takes the run with it: the output is dropped. */
+static void send_frames(stream_t *s, int target, const char *data, size_t len)
+{
+    iof_t *iof = s->iof;
+    while (len > 0 && !iof->frames_broken) {
+        output_frame_t f = {.rank = s->rank, .job = s->job, .channel = (uint8_t)target,
+                            .bytes = data,
+                            .len = len < OUTPUT_FRAME_MAX ? len : OUTPUT_FRAME_MAX};
+        unsigned char header[OUTPUT_FRAME_HEADER];
+        output_frames_header(header, &f);
+        if (0 != write_fully(iof->frames, (const char *)header, sizeof(header)) ||
+            0 != write_fully(iof->frames, data, f.len)) {
+            iof->frames_broken = true;
+        }
+        data += f.len;
+        len -= f.len;
+    }
+}
+
+/* Output of process s: to the daemon when it wants frames, else to
+ * drover's own fd 1 or 2. */
+static void deliver(stream_t *s, int target, const char *data, size_t len)
+{
+    if (s->iof->frames >= 0) {
+        send_frames(s, target, data, len);
+    } else {
+        write_all(s->iof, target, data, len);
     }
 }
 
@@ -103,9 +155,8 @@ static void write_all(iof_t *iof, int fd, const char *data, size_t len)
 static void emit(channel_t *ch, size_t len, bool close_line)
 {
     stream_t *s = ch->owner;
-    iof_t *iof = s->iof;
     if (NULL == s->tag) {
-        write_all(iof, ch->target, ch->buf, len);
+        deliver(s, ch->target, ch->buf, len);
         ch->midline = len > 0 && '\n' != ch->buf[len - 1];
         return;
     }
@@ -115,7 +166,7 @@ static void emit(channel_t *ch, size_t len, bool close_line)
     }
     char *out = malloc(len + lines * taglen + 1);
     if (NULL == out) {
-        write_all(iof, ch->target, ch->buf, len);
+        deliver(s, ch->target, ch->buf, len);
         return;
     }
     size_t o = 0;
@@ -135,7 +186,7 @@ static void emit(channel_t *ch, size_t len, bool close_line)
         out[o++] = '\n';
         ch->midline = false;
     }
-    write_all(iof, ch->target, out, o);
+    deliver(s, ch->target, out, o);
     free(out);
 }
 
@@ -201,6 +252,7 @@ iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void 
     iof->closed = closed;
     iof->broken_cb = broken;
     iof->closed_arg = arg;
+    iof->frames = -1;
     iof->devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (iof->devnull < 0) {
         free(iof);
@@ -316,7 +368,13 @@ static void stdin_start(iof_t *iof, stream_t *s)
     }
 }
 
-int iof_prepare(iof_t *iof, const char *tag, bool with_stdin, int fds[3], void **handle)
+void iof_send_frames(iof_t *iof, int fd)
+{
+    iof->frames = fd;
+}
+
+int iof_prepare(iof_t *iof, unsigned job, unsigned rank, bool with_stdin, int fds[3],
+                void **handle)
 {
     stream_t *s = calloc(1, sizeof(*s));
     if (NULL == s) {
@@ -324,9 +382,17 @@ int iof_prepare(iof_t *iof, const char *tag, bool with_stdin, int fds[3], void *
     }
     s->iof = iof;
     s->stdin_fd = -1;
+    s->job = job;
+    s->rank = rank;
     int rc = 0;
     int p[2][2] = {{-1, -1}, {-1, -1}}, in[2] = {-1, -1};
-    if (iof->tag_output && NULL != tag && NULL == (s->tag = strdup(tag))) {
+    char tag[32];
+    if (0 == job) {
+        snprintf(tag, sizeof(tag), "[%u] ", rank);
+    } else {
+        snprintf(tag, sizeof(tag), "[%u.%u] ", job, rank);
+    }
+    if (iof->tag_output && NULL == (s->tag = strdup(tag))) {
         rc = ENOMEM;
         goto fail;
     }

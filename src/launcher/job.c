@@ -214,12 +214,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r, const ready_t *
     launcher_t *run = job->run;
     launcher_proc_t *p = &job->procs[r];
     launcher_app_t *app = &job->apps[p->app];
-    char tag[64], who[PMIX_MAX_NSLEN + 32];
-    if (0 == job->index) {
-        snprintf(tag, sizeof(tag), "[%u] ", r);
-    } else {
-        snprintf(tag, sizeof(tag), "[%u.%u] ", job->index, r);
-    }
+    char who[PMIX_MAX_NSLEN + 32];
     launch_child_t child = {
         .path = app->program,
         .argv = app->argv,
@@ -233,7 +228,7 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r, const ready_t *
         .trace_exec = debug_stops_at_exec(job, r),
     };
     bool with_stdin = 0 == job->index && 0 == r;
-    int err = iof_prepare(run->iof, tag, with_stdin, child.fds, &p->stream);
+    int err = iof_prepare(run->iof, job->index, r, with_stdin, child.fds, &p->stream);
     if (0 != err) {
         fprintf(stderr, LAUNCHER_NAME ": cannot make pipes for %s: %s\n",
                 describe(job, r, who, sizeof(who)), strerror(err));

@@ -311,11 +311,18 @@ typedef struct iof iof_t;
 iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void *arg),
                   void (*broken)(void *arg), void *arg);
 
-/* Make the pipes of a process whose output is tagged with tag (NULL:
- * none); fds receives the descriptors the child must dup2 onto 0, 1 and 2
- * (all close-on-exec; stdin is /dev/null unless with_stdin). *stream is
- * the handle for the other calls. Returns 0 or an errno. */
-int iof_prepare(iof_t *iof, const char *tag, bool with_stdin, int fds[3], void **stream);
+/* A daemon's job: its processes' output goes to the daemon as frames on
+ * fd (output_frames.h), not to drover's stdout and stderr. fd stays the
+ * caller's. */
+void iof_send_frames(iof_t *iof, int fd);
+
+/* Make the pipes of rank of the run's job index job (0: the first; with
+ * --tag-output its lines are tagged "[rank] ", or "[job.rank] "); fds
+ * receives the descriptors the child must dup2 onto 0, 1 and 2 (all
+ * close-on-exec; stdin is /dev/null unless with_stdin). *stream is the
+ * handle for the other calls. Returns 0 or an errno. */
+int iof_prepare(iof_t *iof, unsigned job, unsigned rank, bool with_stdin, int fds[3],
+                void **stream);
 
 /* After fork: close the child's ends and start reading its output
  * (started) or, when the fork failed, drop everything (!started). */

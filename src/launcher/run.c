@@ -281,6 +281,8 @@ static int execute(launcher_t *run)
         status = LAUNCHER_EXIT_FAILURE;
         goto out;
     }
+    /* A submitted job's ranks' output goes to the daemon, by rank. */
+    iof_send_frames(run->iof, daemon_output_frames());
     for (int i = 0; i < 3; i++) {
         if (0 != add_signal(run, &signals[i + 1], forwarded[i], on_signal)) {
             status = LAUNCHER_EXIT_FAILURE;
@@ -419,6 +421,7 @@ static int run_command(int argc, char **argv)
         options_release(&opts);
         return daemon_client_run(argc, argv);
     }
+    daemon_output_take_env(daemon_client_job() > 0);
     ensure_std_fds();
     if (NULL != opts.types && 0 != types_check(&opts)) {
         options_release(&opts);
