@@ -45,7 +45,8 @@ check "... and logs that it replaced the old files" grep -q "replacing" "$state/
 dr ps
 check "... and answers" test "$rc" -eq 0
 dr daemon stop
-check "... and stops, keeping only the journal" test "$rc" -eq 0 -a -n "$(stopped && echo y)"
+check "... and stops, keeping only the journal and the lost job's directory" \
+  test "$rc" -eq 0 -a -n "$(stopped && echo y)" -a -d "$state/jobs/1"
 
 # stop escalates: a run that does not end on SIGTERM (its rank ignores it
 # and the run's own grace is long) is killed after the daemon's grace.
@@ -75,7 +76,7 @@ fgrc=$?
 check "... SIGTERM stops it with status 0" test "$fgrc" -eq 0
 check "... having reported no sanitizer error or leak" \
   test -z "$(grep -E "Sanitizer|runtime error" "$work/fg")"
-check "... and removes the state directory but for the journal" stopped
+check "... and removes the state directory but for the journal and the jobs' directories" stopped
 rm -rf "$state"
 
 # A state directory others can use, or a link, is refused, never used.

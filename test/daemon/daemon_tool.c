@@ -30,6 +30,18 @@
  *       tool sends PMIX_DEBUGGER_RELEASE to the job; then they run to the
  *       end. A rank as the directive's value is refused (not supported
  *       through the daemon).
+ *   daemon_tool iof DIR RANK|all out|both NPROCS CMD [ARGS...]
+ *       spawns NPROCS ranks of CMD and pulls the stdout (out) or stdout
+ *       and stderr (both) of RANK, or of every rank (all), of its
+ *       namespace; once pulled it creates DIR/go (the ranks may wait for
+ *       it). Each piece is appended to DIR/<source rank>.out or .err, by
+ *       the source and channel it came with (a piece of another namespace
+ *       goes to DIR/foreign), until the job has ended and its output
+ *       stopped coming. (These two spawn through drover's own attribute
+ *       for the run's arguments, to add --oversubscribe.)
+ *   daemon_tool fwd NPROCS CMD [ARGS...]
+ *       spawns NPROCS ranks of CMD with PMIX_FWD_STDOUT alone: their
+ *       stdout comes on this tool's stdout, their stderr nowhere.
  * Every check prints one line "ok - ..." or "not ok - ..."; the exit
  * status is 1 if any failed.
  */
@@ -534,6 +546,152 @@ static int control(void)
     return failures > 0;
 }
 
+/* ---- output by rank (daemon_output.sh) ---------------------------------- */
+
+static struct {
+    const char *dir;
+    pmix_nspace_t nspace;
+    struct timespec last; /* when the last piece came */
+} by_rank;
+
+static void append_to(const char *name, const pmix_byte_object_t *payload)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", by_rank.dir, name);
+    FILE *f = fopen(path, "a");
+    if (NULL != f) {
+        fwrite(payload->bytes, 1, payload->size, f);
+        fclose(f);
+    }
+}
+
+static void received_by_rank(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source,
+                             pmix_byte_object_t *payload, pmix_info_t info[], size_t ninfo)
+{
+    char name[64];
+    pthread_mutex_lock(&lock);
+    if (!PMIX_CHECK_NSPACE(source->nspace, by_rank.nspace)) {
+        snprintf(name, sizeof(name), "foreign");
+    } else if (PMIX_RANK_WILDCARD == source->rank) {
+        snprintf(name, sizeof(name), "all.%s", PMIX_FWD_STDOUT_CHANNEL == channel ? "out" : "err");
+    } else {
+        snprintf(name, sizeof(name), "%u.%s", source->rank,
+                 PMIX_FWD_STDOUT_CHANNEL == channel ? "out" : "err");
+    }
+    append_to(name, payload);
+    clock_gettime(CLOCK_MONOTONIC, &by_rank.last);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Wait until no piece has come for half a second (10 s at most): what
+ * the job wrote last may come after its end. */
+static void wait_quiet(void)
+{
+    for (int i = 0; i < 100; i++) {
+        struct timespec now;
+        usleep(100000);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        pthread_mutex_lock(&lock);
+        double quiet = (double)(now.tv_sec - by_rank.last.tv_sec) +
+                       (double)(now.tv_nsec - by_rank.last.tv_nsec) * 1e-9;
+        pthread_mutex_unlock(&lock);
+        if (quiet > 0.5) {
+            return;
+        }
+    }
+}
+
+/* drover's own spawn attribute (include/drover.h, which this tool does
+ * not include): the job's `drover run` arguments as typed. */
+#define RUN_ARGS "drover.spawn.runargs"
+
+extern char **environ;
+
+/* Spawn nprocs ranks of argv (more than the node's cores, so the run is
+ * given --oversubscribe through RUN_ARGS), in this directory with this
+ * environment; with forward, PMIX_FWD_STDOUT. */
+static pmix_status_t spawn_ranks(int nprocs, char **argv, bool forward, pmix_nspace_t nspace)
+{
+    size_t argc = 0;
+    while (NULL != argv[argc]) {
+        argc++;
+    }
+    char count[16], cwd[4096], **args = calloc(argc + 5, sizeof(*args));
+    if (NULL == args || NULL == getcwd(cwd, sizeof(cwd))) {
+        free(args);
+        return PMIX_ERR_NOMEM;
+    }
+    snprintf(count, sizeof(count), "%d", nprocs);
+    args[0] = "-n";
+    args[1] = count;
+    args[2] = "--oversubscribe";
+    args[3] = "--";
+    memcpy(args + 4, argv, argc * sizeof(*args));
+    pmix_data_array_t run = {.type = PMIX_STRING, .size = argc + 4, .array = args};
+    pmix_info_t info[2];
+    pmix_app_t app;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info[0], RUN_ARGS, &run, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&info[1], PMIX_FWD_STDOUT, &yes, PMIX_BOOL);
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(argv[0]);
+    app.argv = pmix_argv_copy(argv);
+    app.env = pmix_argv_copy(environ);
+    app.cwd = strdup(cwd);
+    app.maxprocs = nprocs;
+    pmix_status_t rc = PMIx_Spawn(info, forward ? 2 : 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    PMIX_APP_DESTRUCT(&app);
+    free(args);
+    return rc;
+}
+
+static int iof_by_rank(int argc, char **argv)
+{
+    const char *rank = argv[3], *channels = argv[4];
+    int nprocs = atoi(argv[5]);
+    pmix_proc_t job;
+    char go[4096];
+
+    by_rank.dir = argv[2];
+    init_system();
+    watch_job_end();
+    pmix_status_t rc = spawn_ranks(nprocs, argv + 6, false, by_rank.nspace);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn of the job");
+    PMIX_LOAD_PROCID(&job, by_rank.nspace,
+                     0 == strcmp(rank, "all") ? PMIX_RANK_WILDCARD : (pmix_rank_t)atoi(rank));
+    clock_gettime(CLOCK_MONOTONIC, &by_rank.last);
+    rc = PMIx_IOF_pull(&job, 1, NULL, 0,
+                       PMIX_FWD_STDOUT_CHANNEL |
+                           (0 == strcmp(channels, "both") ? PMIX_FWD_STDERR_CHANNEL : 0),
+                       received_by_rank, NULL, NULL);
+    check(rc >= 0, "PMIx_IOF_pull of the job's output");
+    snprintf(go, sizeof(go), "%s/go", by_rank.dir);
+    FILE *f = fopen(go, "w");
+    if (NULL != f) {
+        fclose(f);
+    }
+    check(wait_end(by_rank.nspace), "its PMIX_EVENT_JOB_END arrives");
+    wait_quiet();
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+static int forwarded(int argc, char **argv)
+{
+    pmix_nspace_t nspace;
+    init_system();
+    watch_job_end();
+    check(PMIX_SUCCESS == spawn_ranks(atoi(argv[2]), argv + 3, true, nspace),
+          "PMIx_Spawn with PMIX_FWD_STDOUT");
+    check(wait_end(nspace), "its PMIX_EVENT_JOB_END arrives");
+    clock_gettime(CLOCK_MONOTONIC, &by_rank.last);
+    wait_quiet();
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 2 && 0 == strcmp(argv[1], "connect")) {
@@ -554,6 +712,12 @@ int main(int argc, char **argv)
     if (argc > 1 && 0 == strcmp(argv[1], "control")) {
         return control();
     }
-    fprintf(stderr, "usage: daemon_tool connect|attach|spawn|pull|control ...\n");
+    if (argc > 6 && 0 == strcmp(argv[1], "iof")) {
+        return iof_by_rank(argc, argv);
+    }
+    if (argc > 3 && 0 == strcmp(argv[1], "fwd")) {
+        return forwarded(argc, argv);
+    }
+    fprintf(stderr, "usage: daemon_tool connect|attach|spawn|pull|control|iof|fwd ...\n");
     return 2;
 }

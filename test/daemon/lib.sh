@@ -9,7 +9,9 @@
 #                     no /dev/shm segment (nor one of a daemon that is
 #                     gone), nothing in $TMPDIR
 #   stopped           after `daemon stop`: the state directory holds
-#                     nothing but the journal (or is gone, if no job ran)
+#                     nothing but the journal and the jobs' kept
+#                     directories, jobs/<id>/ with stdout, stderr, ranks
+#                     and trace.json alone (or is gone, if no job ran)
 #   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
 #                     submitted job ID say "sleeping" (launcher-client sleep)
 source "$(dirname "$0")/../launcher/lib.sh"
@@ -41,7 +43,15 @@ stop_daemon() {
 }
 trap 'stop_daemon; rm -rf "$work"' EXIT
 
-stopped() { [ ! -e "$state" ] || [ "$(ls -A "$state")" = journal ]; }
+stopped() {
+  [ ! -e "$state" ] && return 0
+  case $(ls -A "$state" | tr '\n' ' ') in
+    "journal " | "jobs journal ") ;;
+    *) return 1 ;;
+  esac
+  [ -z "$(find "$state/jobs" -mindepth 1 2>/dev/null |
+          grep -Ev '/jobs/[0-9]+(/(stdout|stderr|ranks|trace\.json))?$')" ]
+}
 
 job_pids() {
   "$DROVER" ps --json | python3 -c '
