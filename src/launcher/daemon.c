@@ -24,7 +24,6 @@
  *    once every job has ended (SIGTERM, then SIGKILL after the grace) and
  *    every file the daemon made is gone.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -583,24 +582,15 @@ static int take_lock(daemon_t *d)
     return -1;
 }
 
+static bool stale_server(void *arg, const char *name)
+{
+    return 0 == strncmp(name, "drover-server.", strlen("drover-server."));
+}
+
 /* The PMIx server directories (drover-server.*) of a dead daemon. */
 static void remove_stale_servers(daemon_t *d)
 {
-    int fd = openat(d->dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-    struct dirent *e;
-    if (NULL == dir) {
-        if (fd >= 0) {
-            close(fd);
-        }
-        return;
-    }
-    while (NULL != (e = readdir(dir))) {
-        if (0 == strncmp(e->d_name, "drover-server.", strlen("drover-server."))) {
-            rmtree_at(d->dirfd, e->d_name, geteuid(), true);
-        }
-    }
-    closedir(dir);
+    daemon_dir_remove_if(d->dirfd, ".", stale_server, NULL);
 }
 
 /* Replace what a dead daemon left, and listen. 0 or -1 after a message. */

@@ -90,6 +90,11 @@ int daemon_dir_open(char *path, bool create, const char *who);
 /* dir/name into buf (size bytes). -1 if it does not fit. */
 int daemon_dir_join(char *buf, size_t size, const char *dir, const char *name);
 
+/* Remove (as rmtree_at would) every entry of the directory sub of dirfd
+ * ("." for dirfd itself) whose name doomed says must go. */
+void daemon_dir_remove_if(int dirfd, const char *sub, bool (*doomed)(void *arg, const char *name),
+                          void *arg);
+
 /* ---- daemon_wire.c ---------------------------------------------------- */
 
 /* A message is a list of strings (and up to 3 fds, with requests that

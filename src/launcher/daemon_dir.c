@@ -11,6 +11,7 @@
  *    socket planted by someone else would otherwise receive the user's
  *    jobs and environment.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "rmtree.h"
 #include "statedir.h"
 
 int daemon_dir_join(char *buf, size_t size, const char *dir, const char *name)
@@ -48,4 +50,25 @@ int daemon_dir_open(char *path, bool create, const char *who)
         fprintf(stderr, "%s: cannot open %s: %s\n", who, path, why);
     }
     return fd;
+}
+
+void daemon_dir_remove_if(int dirfd, const char *sub, bool (*doomed)(void *arg, const char *name),
+                          void *arg)
+{
+    int fd = openat(dirfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+    struct dirent *e;
+    if (NULL == dir) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return;
+    }
+    while (NULL != (e = readdir(dir))) {
+        if (0 != strcmp(e->d_name, ".") && 0 != strcmp(e->d_name, "..") &&
+            doomed(arg, e->d_name)) {
+            rmtree_at(fd, e->d_name, geteuid(), true);
+        }
+    }
+    closedir(dir);
 }

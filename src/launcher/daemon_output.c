@@ -26,7 +26,6 @@
  *    removes everything else in jobs/ (daemon_output_sweep); the jobs
  *    module keeps the newest DAEMON_KEEP_OUTPUT ended jobs' directories.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -329,25 +328,23 @@ void daemon_output_remove(int dirfd, unsigned id)
     rmtree_at(dirfd, name, geteuid(), true);
 }
 
-void daemon_output_sweep(int statefd, bool (*keep)(void *arg, unsigned id), void *arg)
+/* The arguments of daemon_output_sweep. */
+typedef struct sweep {
+    bool (*keep)(void *arg, unsigned id);
+    void *arg;
+} sweep_t;
+
+static bool not_kept(void *arg, const char *name)
 {
-    int fd = openat(statefd, DAEMON_JOBS, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-    struct dirent *e;
-    if (NULL == dir) {
-        if (fd >= 0) {
-            close(fd);
-        }
-        return;
-    }
-    while (NULL != (e = readdir(dir))) {
-        unsigned id = job_of(e->d_name);
-        if (0 != strcmp(e->d_name, ".") && 0 != strcmp(e->d_name, "..") &&
-            (0 == id || !keep(arg, id))) {
-            rmtree_at(fd, e->d_name, geteuid(), true);
-        }
-    }
-    closedir(dir);
+    const sweep_t *sweep = arg;
+    unsigned id = job_of(name);
+    return 0 == id || !sweep->keep(sweep->arg, id);
+}
+
+void daemon_output_sweep(int dirfd, bool (*keep)(void *arg, unsigned id), void *arg)
+{
+    sweep_t sweep = {.keep = keep, .arg = arg};
+    daemon_dir_remove_if(dirfd, DAEMON_JOBS, not_kept, &sweep);
 }
 
 /* ---- reading back: drover output --rank, --tag-output ------------------------ */

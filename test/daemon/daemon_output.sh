@@ -9,13 +9,6 @@
 # the newest jobs' directories kept.
 source "$(dirname "$0")/lib.sh"
 
-tool() {
-  timeout -s KILL 90 env LD_LIBRARY_PATH="$DROVER_LIBDIR" "$DAEMON_TOOL" "$@" \
-    >"$work/tout" 2>"$work/terr"
-  trc=$?
-  tout=$(cat "$work/tout")
-}
-
 # Files of a pull, by source and channel ("go" is the tool's signal).
 pulled() { ls "$1" | grep -vx go | tr '\n' ' '; }
 

@@ -7,13 +7,6 @@
 # events. Then (as root) another user's daemon refuses this user's tools.
 source "$(dirname "$0")/lib.sh"
 
-tool() {
-  timeout -s KILL 60 env LD_LIBRARY_PATH="$DROVER_LIBDIR" "$DAEMON_TOOL" "$@" \
-    >"$work/tout" 2>"$work/terr"
-  trc=$?
-  tout=$(cat "$work/tout")
-}
-
 # The tool as a rank of a standalone run: its environment names the run's
 # server.
 in_run() {

@@ -12,6 +12,9 @@
 #                     nothing but the journal and the jobs' kept
 #                     directories, jobs/<id>/ with stdout, stderr, ranks
 #                     and trace.json alone (or is gone, if no job ran)
+#   tool ARGS...      the PMIx tool $DAEMON_TOOL (daemon_tool.c) with
+#                     drover's library; sets $trc, $tout (and $work/tout,
+#                     $work/terr)
 #   sleeping ID [N]   waits (bounded) until N (default 1) ranks of the
 #                     submitted job ID say "sleeping" (launcher-client sleep)
 source "$(dirname "$0")/../launcher/lib.sh"
@@ -25,6 +28,13 @@ dr() {
   rc=$?
   out=$(cat "$work/out")
   err=$(cat "$work/err")
+}
+
+tool() {
+  timeout -s KILL 60 env LD_LIBRARY_PATH="$DROVER_LIBDIR" "$DAEMON_TOOL" "$@" \
+    >"$work/tout" 2>"$work/terr"
+  trc=$?
+  tout=$(cat "$work/tout")
 }
 
 daemon_pid() { cat "$state/daemon.pid" 2>/dev/null; }
