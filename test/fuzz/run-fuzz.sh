@@ -4,8 +4,9 @@
 # arbitrary bytes), fuzz_server (client requests to the server, node and
 # rank maps) and fuzz_types (the YAML loader of declared datatypes and
 # their unpack); then fuzz_pmi1 and fuzz_pmi2 (the PMI wire parsers) and
-# fuzz_pmi_server (the server's PMI connections) and fuzz_jobfile (drover
-# run's job files) for a tenth each.
+# fuzz_pmi_server (the server's PMI connections), fuzz_jobfile (drover
+# run's job files) and fuzz_output_frames (the frames of a daemon job's
+# output) for a tenth each.
 #
 #   test/fuzz/run-fuzz.sh [seconds]        (default 60)
 #
@@ -47,7 +48,8 @@ fi
 ninja -C "$build" -j2 test/fuzz/fuzz_unpack test/fuzz/fuzz_seed test/fuzz/fuzz_server \
     test/fuzz/fuzz_server_seed test/fuzz/fuzz_types test/fuzz/fuzz_types_seed \
     test/fuzz/fuzz_pmi1 test/fuzz/fuzz_pmi2 test/fuzz/fuzz_pmi_server \
-    test/fuzz/fuzz_pmi_seed test/fuzz/fuzz_jobfile test/fuzz/fuzz_jobfile_seed >/dev/null || {
+    test/fuzz/fuzz_pmi_seed test/fuzz/fuzz_jobfile test/fuzz/fuzz_jobfile_seed \
+    test/fuzz/fuzz_output_frames test/fuzz/fuzz_output_frames_seed >/dev/null || {
     echo "fuzz: build failed (run: ninja -C $build test/fuzz/fuzz_unpack)" >&2
     exit 1
 }
@@ -106,4 +108,5 @@ run_harness fuzz_pmi1 fuzz_pmi_seed "$pmi" || result=1
 run_harness fuzz_pmi2 fuzz_pmi_seed "$pmi" || result=1
 run_harness fuzz_pmi_server fuzz_pmi_seed "$pmi" || result=1
 run_harness fuzz_jobfile fuzz_jobfile_seed "$pmi" || result=1
+run_harness fuzz_output_frames fuzz_output_frames_seed "$pmi" || result=1
 exit $result
