@@ -22,7 +22,8 @@
  *  - One request per connection of the daemon's socket. A `run`
  *    connection stays open until its job ends; so does `stop`, answered
  *    once every job has ended (SIGTERM, then SIGKILL after the grace) and
- *    every file the daemon made is gone.
+ *    every file the daemon made is gone, but for what the next daemon
+ *    takes over: the journal and the jobs' directories (daemon_output.c).
  */
 #include <errno.h>
 #include <fcntl.h>
