@@ -85,6 +85,12 @@ dr output "$id" --follow --rank 0
 check "... --follow --rank 0 of an ended job: its lines, its status" \
   test "$rc" -eq 0 -a "$out" = "$(lines "out 0 a" "out 0 b")"
 
+dr submit -n 2 --oversubscribe sh -c 'for i in 1 2 3; do echo "r$PMIX_RANK $i"; sleep 0.2; done
+exit 4'
+dr output "$out" --follow --rank 1
+check "... --follow --rank 1 of a running job: rank 1's lines as they come, the job's status" \
+  test "$rc" -eq 4 -a "$out" = "$(lines "r1 1" "r1 2" "r1 3")"
+
 # More than a pipe holds, from one rank: whole and in order.
 seq 1 200000 >"$work/seq"
 dr submit -n 2 --oversubscribe sh -c '[ "$PMIX_RANK" = 0 ] && seq 1 200000; echo "done $PMIX_RANK"'
