@@ -420,6 +420,16 @@ static djob_t *new_job(daemon_jobs_t *jobs)
     return job;
 }
 
+/* A job that could not be queued: its directory goes too, so that the
+ * next job, which takes its id, can make its own. */
+static void drop_new_job(daemon_jobs_t *jobs, djob_t *job)
+{
+    if (!job->own_fds) {
+        daemon_output_remove(jobs->dirfd, job->id);
+    }
+    free_job(job);
+}
+
 unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
                             size_t nargs, char *const *env, int *fds, const char **why)
 {
@@ -466,12 +476,12 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
         fds[0] = fds[1] = fds[2] = -1;
     } else if (0 != keep_output(jobs, job)) {
         *why = "cannot create the job's output files";
-        free_job(job);
+        drop_new_job(jobs, job);
         return 0;
     }
     if (0 != report_pipe(jobs, job)) {
         *why = "cannot make a pipe";
-        free_job(job);
+        drop_new_job(jobs, job);
         return 0;
     }
     jobs->jobs[jobs->njobs++] = job;
@@ -520,7 +530,8 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
 }
 
 /* Of the ended jobs, only the DAEMON_KEEP_OUTPUT that ended last keep
- * their directories (on a tie, the later id). */
+ * their directories (of two that ended in the same second, the earlier id
+ * goes first). */
 static void trim_kept(daemon_jobs_t *jobs)
 {
     unsigned kept = 0;
