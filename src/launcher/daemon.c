@@ -692,12 +692,12 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
     if (daemon_jobs_count(d->jobs) > 0) {
         note(d, "journal: %u jobs of earlier daemons", daemon_jobs_count(d->jobs));
     }
-    daemon_jobs_keep_restored(d->jobs);
     /* The pid file first: whoever sees the socket may look for it. */
     if (0 != write_pidfile(d)) {
         fprintf(stderr, DAEMON_NAME ": cannot write %s/" DAEMON_PIDFILE "\n", d->dir);
         return -1;
     }
+    daemon_jobs_keep_restored(d->jobs);
     daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .logfd = d->logfd,
                                .spawned = tool_spawned, .arg = d};
     return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);

@@ -64,7 +64,7 @@ check "... the run and its rank are gone, nothing left" jobs_gone $runs
 # --foreground: the same daemon in this process; SIGTERM stops it.
 timeout -s KILL 60 "$DROVER" daemon start --foreground >"$work/fg" 2>&1 &
 fg=$!
-for _ in $(seq 200); do [ -S "$state/daemon.sock" ] && break; sleep 0.05; done
+for _ in $(seq 200); do [ -S "$state/daemon.sock" ] && [ -n "$(daemon_pid)" ] && break; sleep 0.05; done
 pid=$(daemon_pid)
 dr daemon status
 check "--foreground: the daemon is the command itself (no fork)" \
