@@ -3,8 +3,11 @@
 # OpenPMIx's headers (daemon_tool.c, run with drover's libpmix.so.2) finds
 # the daemon as the system server (PMIX_CONNECT_TO_SYSTEM, _SYSTEM_FIRST),
 # by its pid, by URI and by an attachment file; spawns jobs whose output is
-# forwarded or pulled; queries and kills them and gets their job-end
-# events. Then (as root) another user's daemon refuses this user's tools.
+# forwarded or pulled, jobs of two apps, jobs stopped for a debugger (all
+# ranks, or rank 1 only); pauses and resumes them; queries them (keys the
+# daemon answers, keys their run answers, unknown keys) and kills them and
+# gets their job-end events. Then (as root) another user's daemon refuses
+# this user's tools.
 source "$(dirname "$0")/lib.sh"
 
 tool() {
@@ -66,8 +69,24 @@ for where in init exec; do
   tool debug "$HELLO" "$where"
   sed 's/^/  /' "$work/tout"
   check "a job stopped ($where) announces READY_FOR_DEBUG and waits for PMIX_DEBUGGER_RELEASE (above)" \
-    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 12
+    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
 done
+tool mpmd "$CLIENT"
+sed 's/^/  /' "$work/tout"
+check "a spawn of two apps is one job: each rank's program, PMIX_APPNUM, app size, env (above)" \
+  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 9
+tool stoprank "$CLIENT"
+sed 's/^/  /' "$work/tout"
+check "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release (above)" \
+  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 10
+tool pause
+sed 's/^/  /' "$work/tout"
+check "PMIX_JOB_CTRL_PAUSE stops the ranks (T), _RESUME runs them again (above)" \
+  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
+tool queries
+sed 's/^/  /' "$work/tout"
+check "queries of keys the daemon, the job's run and nobody answers (above)" \
+  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
 tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
@@ -77,8 +96,9 @@ check "drover ps shows the tools' jobs, the killed one as killed" \
   python3 -c '
 import json, sys
 jobs = json.loads(sys.argv[1])
-assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "killed"], jobs
-assert jobs[4]["exit_status"] == 137' "$out"
+assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "completed",
+                                      "completed", "completed", "killed", "killed"], jobs
+assert jobs[8]["exit_status"] == 137' "$out"
 
 check "the daemon logged no sanitizer report" \
   test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"
