@@ -100,6 +100,16 @@ assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "complete
                                       "completed", "completed", "killed", "killed"], jobs
 assert jobs[8]["exit_status"] == 137' "$out"
 
+dr submit --oversubscribe -n 1 "$CLIENT" app a : -n 2 -x X=b "$CLIENT" app b X
+id=$out
+dr wait "$id"
+check "drover submit of two apps (':'): exit 0" test "$rc" -eq 0
+dr output "$id"
+check "... rank 0 runs app 0, ranks 1 and 2 app 1 with its own -x" \
+  test "$(grep -o 'rank . app . appnum . size .' <<<"$out" | sort | tr '\n' ' ')" = \
+  "rank 0 app a appnum 0 size 1 rank 1 app b appnum 1 size 2 rank 2 app b appnum 1 size 2 " \
+  -a "$(grep -c 'X=b$' <<<"$out")" -eq 2
+
 check "the daemon logged no sanitizer report" \
   test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"
 
