@@ -60,7 +60,8 @@ struct launcher_job;
 /* Set in a job's environment by the daemon: the fd of the socket on which
  * the run says which ranks are ready for a debugger ("ready RANK
  * BREAKPOINT") and the daemon passes a debugger's release ("release
- * RANK" or "release *"), a message each (daemon_client.c). */
+ * RANK" or "release *"), a message each (daemon_client.c), and tools'
+ * job control and queries (daemon_relay.c). */
 #define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
 
 /* Set in a job's environment by the daemon: the prefix its run names its

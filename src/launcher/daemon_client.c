@@ -22,7 +22,9 @@
  *    PMIx_Init or the application, or held at exec) to the daemon on the
  *    control socket (fd 4, DROVER_DAEMON_CONTROL), one message each
  *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
- *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c).
+ *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c). The
+ *    same socket brings tools' job control and queries (daemon_relay.c),
+ *    so a message may be long: its size is read first.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -15,20 +15,29 @@
  *    are the daemon's main thread's. Each call copies what it needs and
  *    posts a closure to the main loop (eventq), which answers through the
  *    library's callback, as host.c does for a run.
- *  - A spawn is a job like a submitted one: a `drover run` child with the
- *    app's program, count, working directory and environment (the
- *    daemon's, with the app's entries on top). drover's own `submit`
+ *  - A spawn is a job like a submitted one: a `drover run` child in the
+ *    daemon's environment, each app one section of the run's command
+ *    line, `-n N [--wdir DIR] [-x NAME=value...] -- argv`, ':' between
+ *    them (launcher.md: several apps), so that ranks of app 0 come first
+ *    and each rank gets its app's PMIX_APPNUM. drover's own `submit`
  *    passes the run's arguments as they were typed (DROVER_SPAWN_RUN_ARGS)
  *    and its whole environment. The reply is the job's namespace
  *    "<daemon's namespace>.<id>".
  *  - Queries about jobs are answered here: namespaces, job status, the
  *    process table (the ranks the run reported), the exit status
- *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`.
- *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run, which
- *    passes INT, TERM and HUP on to its ranks (see daemon_jobs.c).
+ *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`. Other
+ *    keys of a query naming a running job go to its run (daemon_relay.c:
+ *    its size, time left, marks...); the library answers process sets,
+ *    groups and attributes itself, so those are left out here.
+ *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run as
+ *    signals, which it passes on to its ranks (daemon_jobs.c); any other
+ *    directive (PAUSE, RESUME, CHECKPOINT, PREEMPTIBLE...) goes to the
+ *    run on its control socket (daemon_relay.c), which carries it out
+ *    with control.c, and the run's status is the answer.
  *  - Debugging: a spawn's PMIX_DEBUG_STOP_IN_INIT, _ON_EXEC or _IN_APP
- *    (true) is the run's --stop-* option, so the run's debug.c stops the
- *    ranks. The run passes each PMIX_READY_FOR_DEBUG on (daemon_jobs.c's
+ *    is the run's --stop-* option: true for every rank, a rank, a process
+ *    or an array of either as --stop-*=RANKS, so the run's debug.c stops
+ *    those ranks. The run passes each PMIX_READY_FOR_DEBUG on (daemon_jobs.c's
  *    control socket), which is raised here for the tools. A tool's
  *    PMIX_DEBUGGER_RELEASE naming a job (custom range or affected procs;
  *    every job when it names none) reaches the host's notify_event and
