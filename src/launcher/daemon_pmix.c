@@ -220,9 +220,9 @@ static void add_word(words_t *w, char *owned)
 static const char *app_dir(const pmix_app_t *app)
 {
     const pmix_value_t *wd = directive_find(app->info, app->ninfo, PMIX_WDIR);
-    return NULL != app->cwd && '\0' != app->cwd[0]                        ? app->cwd
+    return NULL != app->cwd && '\0' != app->cwd[0]                            ? app->cwd
            : NULL != wd && PMIX_STRING == wd->type && NULL != wd->data.string ? wd->data.string
-                                                                            : NULL;
+                                                                              : NULL;
 }
 
 /* One app's section of the run's arguments: -n N [--wdir DIR] [-x
@@ -367,9 +367,7 @@ static void handle_spawn(call_t *c)
     const char *why = "out of memory";
     static char *none[] = {NULL};
     /* drover's own submit gives the run's whole environment too. */
-    char *const *env = NULL == given               ? environ
-                       : NULL != c->apps[0].env ? c->apps[0].env
-                                                : none;
+    char *const *env = NULL == given ? environ : NULL != c->apps[0].env ? c->apps[0].env : none;
     unsigned id = 0;
     words_t w = {0};
 
@@ -548,10 +546,10 @@ static unsigned query_job(const pmix_query_t *q)
  * (daemon_relay.c): queries gather results, job control the first
  * failure. */
 typedef struct gathering {
-    size_t waiting;        /* answers still to come, and 1 while asking */
-    pmix_status_t status;  /* job control: the first failure */
-    results_t *res;        /* queries: the results so far */
-    size_t asked;          /* queries: the keys asked */
+    size_t waiting; /* answers still to come, and 1 while asking */
+    pmix_status_t status; /* job control: the first failure */
+    results_t *res; /* queries: the results so far */
+    size_t asked; /* queries: the keys asked */
     pmix_info_cbfunc_t cb;
     void *cbdata;
 } gathering_t;
@@ -584,8 +582,7 @@ static void gathered(gathering_t *g)
 }
 
 /* A run's results for keys the daemon passed on. */
-static void query_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo,
-                          void *arg)
+static void query_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo, void *arg)
 {
     gathering_t *g = arg;
     for (size_t i = 0; i < ninfo && g->res->n < g->asked; i++) {
@@ -616,10 +613,10 @@ static void relay_keys(gathering_t *g, unsigned id, const pmix_query_t *q, char 
  * result. */
 static bool library_key(const char *key)
 {
-    static const char *const keys[] = {
-        PMIX_QUERY_NUM_PSETS,      PMIX_QUERY_PSET_NAMES,       PMIX_QUERY_PSET_MEMBERSHIP,
-        PMIX_QUERY_NUM_GROUPS,     PMIX_QUERY_GROUP_NAMES,      PMIX_QUERY_GROUP_MEMBERSHIP,
-        PMIX_QUERY_ATTRIBUTE_SUPPORT, PMIX_SERVER_URI};
+    static const char *const keys[] = {PMIX_QUERY_NUM_PSETS,         PMIX_QUERY_PSET_NAMES,
+                                       PMIX_QUERY_PSET_MEMBERSHIP,   PMIX_QUERY_NUM_GROUPS,
+                                       PMIX_QUERY_GROUP_NAMES,       PMIX_QUERY_GROUP_MEMBERSHIP,
+                                       PMIX_QUERY_ATTRIBUTE_SUPPORT, PMIX_SERVER_URI};
     for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
         if (0 == strcmp(key, keys[i])) {
             return true;
@@ -746,8 +743,7 @@ static void signal_jobs(call_t *c)
     c->info_cb(rc, NULL, 0, c->cbdata, NULL, NULL);
 }
 
-static void control_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo,
-                            void *arg)
+static void control_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo, void *arg)
 {
     gathering_t *g = arg;
     if (PMIX_SUCCESS == g->status) {
@@ -763,18 +759,18 @@ static void relay_control(call_t *c)
 {
     gathering_t *g = 0 == c->nprocs ? NULL : gathering_new(c);
     if (NULL == g) {
-        c->info_cb(0 == c->nprocs ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM, NULL, 0, c->cbdata,
-                   NULL, NULL);
+        c->info_cb(0 == c->nprocs ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM, NULL, 0, c->cbdata, NULL,
+                   NULL);
         return;
     }
     for (size_t i = 0; i < c->nprocs && PMIX_SUCCESS == g->status; i++) {
         unsigned id = daemon_jobs_find(dp.host.jobs, c->procs[i].nspace);
         daemon_job_state_t state = daemon_jobs_state(dp.host.jobs, id);
-        g->status = JOB_NONE == state      ? PMIX_ERR_NOT_FOUND
-                    : JOB_RUNNING != state ? PMIX_ERR_NOT_AVAILABLE
-                                           : daemon_relay_control(dp.host.jobs, dp.base, id,
-                                                                  &c->procs[i], 1, c->info,
-                                                                  c->ninfo, control_relayed, g);
+        g->status = JOB_NONE == state ? PMIX_ERR_NOT_FOUND
+                    : JOB_RUNNING != state
+                        ? PMIX_ERR_NOT_AVAILABLE
+                        : daemon_relay_control(dp.host.jobs, dp.base, id, &c->procs[i], 1, c->info,
+                                               c->ninfo, control_relayed, g);
         g->waiting += PMIX_SUCCESS == g->status;
     }
     gathered(g);

@@ -95,9 +95,9 @@ static pmix_status_t values_of(const char *msg, size_t len, pmix_value_t *values
         int32_t one = 1;
         PMIX_VALUE_CONSTRUCT(&values[got]);
         rc = PMIx_Data_unpack(NULL, &buf, &values[got], &one, PMIX_VALUE);
-        if (PMIX_SUCCESS == rc && (PMIX_DATA_ARRAY != values[got].type ||
-                                   NULL == values[got].data.darray ||
-                                   types[got] != values[got].data.darray->type)) {
+        if (PMIX_SUCCESS == rc &&
+            (PMIX_DATA_ARRAY != values[got].type || NULL == values[got].data.darray ||
+             types[got] != values[got].data.darray->type)) {
             rc = PMIX_ERR_UNPACK_FAILURE;
         }
     }
@@ -182,8 +182,8 @@ static pmix_status_t send_request(daemon_jobs_t *jobs, struct event_base *base, 
         free(r);
         return rc;
     }
-    *r = (relay_t){.next = relays, .id = next_id, .job = id, .fn = fn, .arg = arg,
-                   .timer = r->timer};
+    *r = (relay_t){
+        .next = relays, .id = next_id, .job = id, .fn = fn, .arg = arg, .timer = r->timer};
     relays = r;
     return PMIX_SUCCESS;
 }
@@ -298,8 +298,8 @@ bool daemon_relay_serve(launcher_t *run, const launcher_job_t *job, int fd, cons
     pmix_value_t values[2];
     pmix_proc_t requester;
     PMIX_LOAD_PROCID(&requester, job->nspace, PMIX_RANK_WILDCARD);
-    pmix_status_t rc = values_of(msg, len, values, control ? 2 : 1,
-                                 control ? control_types : &query_type);
+    pmix_status_t rc =
+        values_of(msg, len, values, control ? 2 : 1, control ? control_types : &query_type);
     if (PMIX_SUCCESS != rc) {
         answer(&to, rc, NULL, 0);
         return true;

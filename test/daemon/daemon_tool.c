@@ -106,14 +106,22 @@ static void registered(pmix_status_t status, size_t id, void *cbdata)
     *(pmix_status_t *)cbdata = status;
 }
 
-static void watch_job_end(void)
+/* Register handler for code (named so in the check's line). */
+static void watch(pmix_status_t code, pmix_notification_fn_t handler, const char *name)
 {
-    pmix_status_t code = PMIX_EVENT_JOB_END, rc = -1;
-    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, registered, &rc);
+    pmix_status_t rc = -1;
+    char what[96];
+    PMIx_Register_event_handler(&code, 1, NULL, 0, handler, registered, &rc);
     for (int i = 0; i < 500 && -1 == rc; i++) {
         usleep(10000);
     }
-    check(PMIX_SUCCESS == rc, "a handler for PMIX_EVENT_JOB_END is registered");
+    snprintf(what, sizeof(what), "a handler for %s is registered", name);
+    check(PMIX_SUCCESS == rc, what);
+}
+
+static void watch_job_end(void)
+{
+    watch(PMIX_EVENT_JOB_END, on_job_end, "PMIX_EVENT_JOB_END");
 }
 
 /* Wait (20 s at most) for the job-end event of nspace. */
@@ -290,24 +298,32 @@ static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **re
     return rc;
 }
 
-/* The process table of nspace once both ranks are in it: their pids. */
-static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+/* The process table (key: PMIX_QUERY_PROC_TABLE or _LOCAL_PROC_TABLE) of
+ * nspace once its n ranks are in it, in order, with their hosts: their
+ * pids and, when programs is not NULL, their programs. */
+static bool table_of(const char *key, const char *nspace, size_t n, pid_t *pids,
+                     char (*programs)[256])
 {
     for (int tries = 0; tries < 200; tries++) {
         pmix_info_t *res = NULL;
-        size_t n = 0;
+        size_t nres = 0;
         bool got = false;
-        if (PMIX_SUCCESS == query(key, nspace, &res, &n) && 1 == n &&
-            PMIX_DATA_ARRAY == res[0].value.type &&
-            2 == res[0].value.data.darray->size) {
-            pmix_proc_info_t *t = res[0].value.data.darray->array;
-            got = t[0].pid > 0 && t[1].pid > 0 && 1 == t[1].proc.rank &&
-                  0 == strcmp(t[0].proc.nspace, nspace) && NULL != t[0].hostname;
-            pids[0] = t[0].pid;
-            pids[1] = t[1].pid;
+        if (PMIX_SUCCESS == query(key, nspace, &res, &nres) && 1 == nres &&
+            PMIX_DATA_ARRAY == res[0].value.type && n == res[0].value.data.darray->size) {
+            const pmix_proc_info_t *t = res[0].value.data.darray->array;
+            got = true;
+            for (size_t r = 0; r < n; r++) {
+                got &= t[r].pid > 0 && r == t[r].proc.rank &&
+                       0 == strcmp(t[r].proc.nspace, nspace) && NULL != t[r].hostname;
+                pids[r] = t[r].pid;
+                if (NULL != programs) {
+                    snprintf(programs[r], sizeof(programs[r]), "%s",
+                             NULL != t[r].executable_name ? t[r].executable_name : "");
+                }
+            }
         }
         if (NULL != res) {
-            PMIX_INFO_FREE(res, n);
+            PMIX_INFO_FREE(res, nres);
         }
         if (got) {
             return true;
@@ -315,6 +331,12 @@ static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
         usleep(50000);
     }
     return false;
+}
+
+/* The process table of nspace once both ranks are in it: their pids. */
+static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+{
+    return table_of(key, nspace, 2, pids, NULL);
 }
 
 /* Whether process pid was started with PMIX_NAMESPACE=nspace. */
@@ -413,7 +435,7 @@ static int debug(const char *hello, const char *where)
     bool exec = 0 == strcmp(where, "exec");
     const char *key = exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT;
     const char *breakpoint = exec ? "exec" : "pmix-init";
-    pmix_status_t code = PMIX_READY_FOR_DEBUG, rc = -1;
+    pmix_status_t rc;
     pmix_nspace_t nspace;
     pmix_app_t app;
     pmix_info_t stop;
@@ -423,11 +445,7 @@ static int debug(const char *hello, const char *where)
 
     init_system();
     watch_job_end();
-    PMIx_Register_event_handler(&code, 1, NULL, 0, on_ready, registered, &rc);
-    for (int i = 0; i < 500 && -1 == rc; i++) {
-        usleep(10000);
-    }
-    check(PMIX_SUCCESS == rc, "a handler for PMIX_READY_FOR_DEBUG is registered");
+    watch(PMIX_READY_FOR_DEBUG, on_ready, "PMIX_READY_FOR_DEBUG");
     pmix_info_t *res = NULL;
     size_t n = 0;
     rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
@@ -549,17 +567,6 @@ static int control(void)
     return failures > 0;
 }
 
-/* Register for PMIX_READY_FOR_DEBUG (on_ready). */
-static void watch_ready(void)
-{
-    pmix_status_t code = PMIX_READY_FOR_DEBUG, rc = -1;
-    PMIx_Register_event_handler(&code, 1, NULL, 0, on_ready, registered, &rc);
-    for (int i = 0; i < 500 && -1 == rc; i++) {
-        usleep(10000);
-    }
-    check(PMIX_SUCCESS == rc, "a handler for PMIX_READY_FOR_DEBUG is registered");
-}
-
 /* Pull the job's stdout into pulled. */
 static void pull(const char *nspace)
 {
@@ -579,46 +586,13 @@ static bool said(const char *line)
     return yes;
 }
 
-/* The process table of nspace once its n ranks are in it. */
-static bool table_of(const char *nspace, size_t n, pmix_proc_info_t *out)
-{
-    for (int tries = 0; tries < 200; tries++) {
-        pmix_info_t *res = NULL;
-        size_t nres = 0;
-        bool got = false;
-        if (PMIX_SUCCESS == query(PMIX_QUERY_PROC_TABLE, nspace, &res, &nres) && 1 == nres &&
-            PMIX_DATA_ARRAY == res[0].value.type && n == res[0].value.data.darray->size) {
-            pmix_proc_info_t *t = res[0].value.data.darray->array;
-            got = true;
-            for (size_t r = 0; r < n; r++) {
-                got &= t[r].pid > 0;
-                out[r].pid = t[r].pid;
-                snprintf(out[r].executable_name = malloc(256), 256, "%s",
-                         NULL != t[r].executable_name ? t[r].executable_name : "");
-            }
-            if (!got) {
-                for (size_t r = 0; r < n; r++) {
-                    free(out[r].executable_name);
-                }
-            }
-        }
-        if (NULL != res) {
-            PMIX_INFO_FREE(res, nres);
-        }
-        if (got) {
-            return true;
-        }
-        usleep(50000);
-    }
-    return false;
-}
-
 static int mpmd(const char *client)
 {
     pmix_app_t apps[2];
     pmix_info_t map;
     pmix_nspace_t nspace;
-    pmix_proc_info_t table[3];
+    pid_t pids[3];
+    char programs[3][256];
     char *first[] = {(char *)client, "app", "first", "X", NULL};
     char *second[] = {"env", (char *)client, "app", "second", "X", NULL};
     char *zero[] = {"X=zero", NULL}, *one[] = {"X=one", NULL};
@@ -646,17 +620,11 @@ static int mpmd(const char *client)
         return 1;
     }
     pull(nspace);
-    bool listed = table_of(nspace, 3, table);
+    bool listed = table_of(PMIX_QUERY_PROC_TABLE, nspace, 3, pids, programs);
     check(listed, "one job of three ranks in the process table");
-    if (listed) {
-        check(NULL != strstr(table[0].executable_name, "client") &&
-                  NULL != strstr(table[1].executable_name, "env") &&
-                  NULL != strstr(table[2].executable_name, "env"),
-              "... rank 0 runs app 0's program, ranks 1 and 2 app 1's (env)");
-        for (int r = 0; r < 3; r++) {
-            free(table[r].executable_name);
-        }
-    }
+    check(listed && NULL != strstr(programs[0], "client") && NULL != strstr(programs[1], "env") &&
+              NULL != strstr(programs[2], "env"),
+          "... rank 0 runs app 0's program, ranks 1 and 2 app 1's (env)");
     check(wait_end(nspace) && 0 == exit_code, "... the job ends with status 0");
     usleep(200000);
     check(said("rank 0 app first appnum 0 size 1 wdir "), "rank 0: PMIX_APPNUM 0, app size 1");
@@ -698,7 +666,7 @@ static int stop_rank(const char *client)
 
     init_system();
     watch_job_end();
-    watch_ready();
+    watch(PMIX_READY_FOR_DEBUG, on_ready, "PMIX_READY_FOR_DEBUG");
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(client);
     app.argv = pmix_argv_copy(argv);
@@ -768,16 +736,23 @@ static pmix_status_t control_one(const char *nspace, const char *directive)
     return rc;
 }
 
-static int pause_resume(void)
+/* Connect, watch job ends and spawn two ranks of `sleep seconds`: their
+ * namespace and pids. */
+static void start_sleeps(const char *seconds, pmix_nspace_t nspace, pid_t pids[2])
 {
-    pmix_nspace_t nspace;
-    pid_t pids[2] = {0, 0};
-    char *argv[] = {"sleep", "2", NULL};
-
+    char *argv[] = {"sleep", (char *)seconds, NULL};
     init_system();
     watch_job_end();
     check(PMIX_SUCCESS == spawn("sleep", 2, argv, false, nspace), "PMIx_Spawn of two sleeps");
     check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "... both in the process table");
+}
+
+static int pause_resume(void)
+{
+    pmix_nspace_t nspace;
+    pid_t pids[2] = {0, 0};
+
+    start_sleeps("2", nspace, pids);
     check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_PAUSE),
           "PMIx_Job_control PMIX_JOB_CTRL_PAUSE: PMIX_SUCCESS");
     check(both_stopped(pids, true), "... both ranks stopped (state T)");
@@ -814,12 +789,8 @@ static int queries(void)
     pid_t pids[2];
     pmix_info_t *res = NULL;
     size_t n = 0;
-    char *argv[] = {"sleep", "30", NULL};
 
-    init_system();
-    watch_job_end();
-    check(PMIX_SUCCESS == spawn("sleep", 2, argv, false, nspace), "PMIx_Spawn of two sleeps");
-    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "... both in the process table");
+    start_sleeps("30", nspace, pids);
     check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_PREEMPTIBLE),
           "PMIx_Job_control PMIX_JOB_CTRL_PREEMPTIBLE, carried out by the job's run");
     pmix_status_t rc = query(PMIX_QUERY_JOB_STATUS "," PMIX_JOB_SIZE "," PMIX_JOB_CTRL_PREEMPTIBLE

@@ -71,22 +71,21 @@ for where in init exec; do
   check "a job stopped ($where) announces READY_FOR_DEBUG and waits for PMIX_DEBUGGER_RELEASE (above)" \
     test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
 done
-tool mpmd "$CLIENT"
-sed 's/^/  /' "$work/tout"
-check "a spawn of two apps is one job: each rank's program, PMIX_APPNUM, app size, env (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 9
-tool stoprank "$CLIENT"
-sed 's/^/  /' "$work/tout"
-check "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 10
-tool pause
-sed 's/^/  /' "$work/tout"
-check "PMIX_JOB_CTRL_PAUSE stops the ranks (T), _RESUME runs them again (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
-tool queries
-sed 's/^/  /' "$work/tout"
-check "queries of keys the daemon, the job's run and nobody answers (above)" \
-  test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
+# A scenario of the tool, its lines shown: it passes with at least
+# $2 "ok" lines and status 0.
+scenario() { # what, least ok lines, then the tool's arguments
+  local what=$1 least=$2
+  shift 2
+  tool "$@"
+  sed 's/^/  /' "$work/tout"
+  check "$what (above)" test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge "$least"
+}
+scenario "a spawn of two apps is one job: each rank's program, PMIX_APPNUM, app size, env" 9 \
+  mpmd "$CLIENT"
+scenario "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release" 10 \
+  stoprank "$CLIENT"
+scenario "PMIX_JOB_CTRL_PAUSE stops the ranks (T), _RESUME runs them again" 11 pause
+scenario "queries of keys the daemon, the job's run and nobody answers" 11 queries
 tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
