@@ -13,6 +13,7 @@
  *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
  *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, output, `ps` rows
  *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
+ *   daemon_spawn.c   the run's command line for a tool's spawn
  *   daemon_relay.c   tools' job control and queries a job's run answers
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
@@ -332,6 +333,22 @@ void daemon_modex_answered(const char *msg);
 
 /* The daemon ends: every request is answered PMIX_ERR_UNREACH. */
 void daemon_modex_cancel(void);
+
+/* ---- daemon_spawn.c --------------------------------------------------- */
+
+/* The `drover run` arguments of a tool's spawn of napps apps with job
+ * info: its debugger and mapping options, then given (drover's own
+ * submit: the arguments as typed, ngiven of them) or each app's section.
+ * *args (NULL-terminated, *nargs of them) is the caller's to free with
+ * launch_free_env. PMIX_ERR_BAD_PARAM for a directive or env entry that
+ * cannot be passed on. */
+pmix_status_t daemon_spawn_args(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,
+                                size_t napps, char *const *given, size_t ngiven, char ***args,
+                                size_t *nargs);
+
+/* The directory a tool's app runs in: its cwd, else its PMIX_WDIR; NULL
+ * for none. Borrowed from app. */
+const char *daemon_spawn_dir(const pmix_app_t *app);
 
 /* ---- daemon_relay.c --------------------------------------------------- */
 
