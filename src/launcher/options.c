@@ -487,10 +487,7 @@ static int add_app(jobfile_t *jf, char *const *words, size_t nwords,
         const char *value = NULL == var ? NULL : NULL == eq ? getenv(var) : eq + 1;
         char **env = NULL == value ? app->env : launch_setenv(app->env, var, value);
         ok = NULL != var && NULL != env;
-        if (env != app->env && NULL != env) {
-            launch_free_env(app->env);
-            app->env = env;
-        }
+        app->env = NULL != env ? env : app->env;
         free(var);
     }
     if (!ok) {
