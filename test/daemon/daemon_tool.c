@@ -38,8 +38,9 @@
  *   daemon_tool stoprank CLIENT
  *       spawns two ranks of `CLIENT app r` with PMIX_DEBUG_STOP_IN_INIT
  *       naming rank 1 (a pmix_rank_t): only rank 1 announces
- *       PMIX_READY_FOR_DEBUG and waits; rank 0 runs to its end; the
- *       release of the job lets rank 1 run and the job end with 0.
+ *       PMIX_READY_FOR_DEBUG and waits; rank 0 runs to its end; the job's
+ *       run answers a query meanwhile; the release of the job lets rank 1
+ *       run and the job end with 0.
  *   daemon_tool pause
  *       spawns two ranks of `sleep 2`, pauses the job (PMIX_JOB_CTRL_PAUSE):
  *       both ranks stopped (state T), then resumes it: running again, the
@@ -691,6 +692,15 @@ static int stop_rank(const char *client)
     check(!ended && NULL == strstr(pulled, "rank 1 app r"), "... rank 1 waits, silent");
     pthread_mutex_unlock(&lock);
     check(!ready(nspace, 0), "... rank 0 never announced READY_FOR_DEBUG");
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    rc = query(PMIX_JOB_SIZE, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_UINT32 == res[0].value.type &&
+              2 == res[0].value.data.uint32,
+          "PMIX_JOB_SIZE meanwhile, from the job's run: 2");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
     pmix_proc_t job;
     pmix_info_t range;
     pmix_status_t done = -1;

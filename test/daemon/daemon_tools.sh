@@ -82,7 +82,7 @@ scenario() { # what, least ok lines, then the tool's arguments
 }
 scenario "a spawn of two apps is one job: each rank's program, PMIX_APPNUM, app size, env" 9 \
   mpmd "$CLIENT"
-scenario "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release" 10 \
+scenario "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release" 11 \
   stoprank "$CLIENT"
 scenario "PMIX_JOB_CTRL_PAUSE stops the ranks (T), _RESUME runs them again" 11 pause
 scenario "queries of keys the daemon, the job's run and nobody answers" 11 queries
