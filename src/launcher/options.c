@@ -331,14 +331,14 @@ static const option_spec_t specs[] = {
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
     {{"--stop-in-init"}, "RANKS", set_stop,
-     "stop every rank (or those listed: 0,2) in PMIx_Init until a debugger\n"
-     "                            releases it", false, true},
+     "stop every rank (or those listed: 0,2) in PMIx_Init\n"
+     "                            until a debugger releases it", false, true},
     {{"--stop-on-exec"}, "RANKS", set_stop,
-     "stop every rank (or those listed) at exec (state T) until a debugger\n"
-     "                            releases it", false, true},
+     "stop every rank (or those listed) at exec (state T)\n"
+     "                            until a debugger releases it", false, true},
     {{"--stop-in-app"}, "RANKS", set_stop,
-     "tell every rank (or those listed) to stop where it chooses until a\n"
-     "                            debugger releases it", false, true},
+     "tell every rank (or those listed) to stop where it\n"
+     "                            chooses until a debugger releases it", false, true},
     {{"--daemon"}, NULL, set_daemon,
      "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
