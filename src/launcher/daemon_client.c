@@ -23,6 +23,10 @@
  *    control socket (fd 4, DROVER_DAEMON_CONTROL), one message each
  *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
  *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c).
+ *  - Once its ranks have ended, the run says its exit status on the
+ *    control socket ("exit STATUS", the status it will exit with) before
+ *    its teardown, so that `run --daemon` returns without waiting for
+ *    that; not with --trace, whose writing comes last and may fail.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -280,6 +284,18 @@ void daemon_client_report(const launcher_job_t *job)
     }
     close(report_fd);
     report_fd = -1;
+}
+
+void daemon_client_exited(const launcher_t *run, int status)
+{
+    /* A trace is written after the teardown, and may fail the run. */
+    if (control_fd < 0 || NULL != run->trace) {
+        return;
+    }
+    char msg[32];
+    int n = snprintf(msg, sizeof(msg), "exit %d",
+                     0 != run->interrupted_by ? 128 + run->interrupted_by : status);
+    (void)send(control_fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 /* Wait for the job's end, passing on the signals drover run forwards. */

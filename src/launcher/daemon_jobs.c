@@ -40,7 +40,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -97,8 +96,11 @@ struct daemon_jobs {
     struct event_base *base;
     unsigned max_running;
     daemon_job_ended_fn ended;
+    daemon_job_ended_fn exited;
     daemon_job_output_fn output;
     void *arg;
+    daemon_standby_t *standby;
+    bool stopping;        /* no more standby runs */
     djob_t **jobs;
     unsigned njobs;
     unsigned nrunning;
@@ -106,18 +108,22 @@ struct daemon_jobs {
 
 daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
                                   const char *prefix, unsigned max_running,
-                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
-                                  void *arg)
+                                  daemon_job_ended_fn ended, daemon_job_ended_fn exited,
+                                  daemon_job_output_fn output, void *arg)
 {
     daemon_jobs_t *jobs = calloc(1, sizeof(*jobs));
     if (NULL == jobs || NULL == (jobs->exe = strdup(exe)) ||
-        NULL == (jobs->prefix = strdup(prefix))) {
+        NULL == (jobs->prefix = strdup(prefix)) ||
+        NULL == (jobs->standby = daemon_standby_create(exe))) {
         if (NULL != jobs) {
             free(jobs->exe);
+            free(jobs->prefix);
         }
         free(jobs);
         return NULL;
     }
+    daemon_standby_fill(jobs->standby);
+    jobs->exited = exited;
     jobs->base = base;
     jobs->output = output;
     jobs->dirfd = dirfd;
@@ -203,6 +209,7 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs)
     free(jobs->jobs);
     free(jobs->exe);
     free(jobs->prefix);
+    daemon_standby_destroy(jobs->standby);
     free(jobs);
 }
 
@@ -384,7 +391,8 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
 
 /* What the run says on the control socket: "ready RANK BREAKPOINT", a
  * rank waiting for a debugger, for the tools; "modexdata ...", the answer
- * to another job's "modex" (daemon_modex.c), as long as its data. */
+ * to another job's "modex" (daemon_modex.c), as long as its data; "exit
+ * STATUS", its exit status, known before its teardown. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     djob_t *job = arg;
@@ -403,6 +411,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             daemon_pmix_job_ready(job->id, rank, msg + at);
         } else if (0 == strncmp(msg, "modexdata ", 10)) {
             daemon_modex_answered(msg);
+        } else if (1 == sscanf(msg, "exit %u %n", &rank, &at) && at > 0 && rank <= 255) {
+            job->jobs->exited(job->jobs->arg, job->id, (int)rank);
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         stop_event(&job->control_ev);
@@ -520,11 +530,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
  * calls and exec. */
 static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, char **argv)
 {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != daemon) {
-        _exit(LAUNCHER_EXIT_FAILURE);
-    }
+    daemon_standby_child_setup(daemon);
     for (int fd = 0; fd < 3; fd++) {
         if (dup2(job->fds[fd], fd) < 0) {
             _exit(LAUNCHER_EXIT_FAILURE);
@@ -537,13 +543,6 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
         dup2(control, CONTROL_FD) < 0) {
         _exit(LAUNCHER_EXIT_FAILURE);
     }
-    struct sigaction dfl = {.sa_handler = SIG_DFL};
-    for (int sig = 1; sig < NSIG; sig++) {
-        sigaction(sig, &dfl, NULL);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     if (0 != chdir(job->cwd)) {
         static const char msg[] = DAEMON_NAME ": cannot enter the job's working directory\n";
         (void)!write(2, msg, sizeof(msg) - 1);
@@ -613,10 +612,13 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     argv[1] = "run";
     size_t k = 2 + trace_args(jobs, job, argv, 2, trace, sizeof(trace));
     memcpy(argv + k, job->args, nargs * sizeof(*argv));
-    pid_t daemon = getpid();
-    pid_t pid = fork();
-    if (0 == pid) {
-        child(jobs, job, daemon, argv);
+    const int fds[] = {job->fds[0], job->fds[1], job->fds[2], job->report_w, job->control_r};
+    pid_t pid = daemon_standby_hand(jobs->standby, job->cwd, argv + 1, job->env, fds);
+    if (pid < 0) {
+        pid_t daemon = getpid();
+        if (0 == (pid = fork())) {
+            child(jobs, job, daemon, argv);
+        }
     }
     free(argv);
     if (pid < 0) {
@@ -633,21 +635,31 @@ void daemon_jobs_reap(daemon_jobs_t *jobs)
 {
     int wstatus;
     pid_t pid;
+    bool ended_one = false, started_one = false;
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-        for (unsigned j = 0; j < jobs->njobs; j++) {
-            djob_t *job = jobs->jobs[j];
-            if (JOB_RUNNING == job->state && job->pid == pid) {
-                jobs->nrunning--;
-                ended(jobs, job,
-                      WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
-                break;
-            }
+        unsigned j = 0;
+        while (j < jobs->njobs &&
+               (JOB_RUNNING != jobs->jobs[j]->state || jobs->jobs[j]->pid != pid)) {
+            j++;
         }
+        if (j == jobs->njobs) {
+            daemon_standby_reaped(jobs->standby, pid);
+            continue;
+        }
+        jobs->nrunning--;
+        ended_one = true;
+        ended(jobs, jobs->jobs[j],
+              WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
     }
     for (unsigned j = 0; j < jobs->njobs && jobs->nrunning < jobs->max_running; j++) {
         if (JOB_QUEUED == jobs->jobs[j]->state) {
             start(jobs, jobs->jobs[j]);
+            started_one = true;
         }
+    }
+    /* Not while a job launches: the standby's start would slow it. */
+    if (ended_one && !started_one && !jobs->stopping) {
+        daemon_standby_fill(jobs->standby);
     }
 }
 
@@ -688,7 +700,9 @@ bool daemon_jobs_has_output(const daemon_jobs_t *jobs, unsigned id)
 
 unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
 {
-    /* No more starts: the queue goes first. */
+    /* No more starts: the queue and the standby go first. */
+    jobs->stopping = true;
+    daemon_standby_drop(jobs->standby);
     for (unsigned j = 0; j < jobs->njobs; j++) {
         if (JOB_QUEUED == jobs->jobs[j]->state) {
             jobs->jobs[j]->signalled = true;

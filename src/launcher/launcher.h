@@ -193,6 +193,11 @@ typedef struct launcher_map {
 /* Load this node's topology. Returns 0, or LAUNCHER_EXIT_FAILURE after a
  * one-line message. Release with mapping_unload. */
 int mapping_load(launcher_topology_t *topo, bool use_hwthreads);
+
+/* Load the topology now, for the next mapping_load to take (a standby
+ * run, daemon_standby.c, does it before its job comes). 0 or -1. */
+int mapping_preload(void);
+
 void mapping_unload(launcher_topology_t *topo);
 
 /* Place nprocs processes after the `running` already on the node (they

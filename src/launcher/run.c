@@ -317,6 +317,7 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
+    daemon_client_exited(run, status);
     daemon_client_unwatch();
     session_release_anchor(&run->session);
     host_flush(run);
@@ -406,6 +407,10 @@ static int types_check(launcher_options_t *opts)
 
 static int run_command(int argc, char **argv)
 {
+    int standby = daemon_standby_take_job(&argc, &argv);
+    if (standby >= 0) {
+        return standby;
+    }
     launcher_options_t opts;
     int parsed = options_parse(argc, argv, &opts);
     if (OPTIONS_RUN != parsed) {
