@@ -51,8 +51,8 @@ extern char **environ;
 
 struct daemon_standby {
     char *exe;
-    pid_t pid;    /* 0: none */
-    int sock;     /* the daemon's end; -1: none */
+    pid_t pid; /* 0: none */
+    int sock; /* the daemon's end; -1: none */
 };
 
 daemon_standby_t *daemon_standby_create(const char *exe)
@@ -193,8 +193,8 @@ static bool start_env_within(char *const *a, char *const *b)
     return true;
 }
 
-pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *args,
-                          char *const *env, const int *fds)
+pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *args, char *const *env,
+                          const int *fds)
 {
     if (0 == s->pid || !start_env_within(env, environ) || !start_env_within(environ, env)) {
         return -1;
@@ -267,8 +267,7 @@ static bool well_formed(const wire_msg_t *msg, size_t *nargs)
     }
     unsigned long n = strtoul(msg->words[2], &end, 10);
     *nargs = (size_t)n;
-    return '\0' == *end && n > 0 && n <= msg->nwords - 3 &&
-           0 == strcmp(msg->words[3], "run");
+    return '\0' == *end && n > 0 && n <= msg->nwords - 3 && 0 == strcmp(msg->words[3], "run");
 }
 
 int daemon_standby_take_job(int *argc, char ***argv)
@@ -281,19 +280,24 @@ int daemon_standby_take_job(int *argc, char ***argv)
     unsetenv(DAEMON_STANDBY_ENV);
     int sock = ours ? fcntl(STANDBY_FD, F_DUPFD_CLOEXEC, 10) : -1;
     if (sock < 0) {
+        fprintf(stderr, LAUNCHER_NAME ": " DAEMON_STANDBY_ENV " is for the daemon's own runs\n");
         return LAUNCHER_EXIT_FAILURE;
     }
     close(STANDBY_FD);
     /* A failure is said by the job's run, which loads it again. */
     (void)mapping_preload();
     int rc = daemon_wire_recv(sock, &job);
+    int err = errno;
     close(sock);
     size_t nargs;
-    if (0 != rc) {
+    if (1 == rc) {
         /* The daemon stopped, or dropped this standby. */
         return 0;
     }
-    if (!well_formed(&job, &nargs) || NULL == (job_argv = calloc(nargs + 1, sizeof(*job_argv)))) {
+    if (0 != rc || !well_formed(&job, &nargs) ||
+        NULL == (job_argv = calloc(nargs + 1, sizeof(*job_argv)))) {
+        fprintf(stderr, LAUNCHER_NAME ": no job came from the daemon: %s\n",
+                0 != rc ? strerror(err) : "malformed");
         daemon_wire_release(&job);
         return LAUNCHER_EXIT_FAILURE;
     }

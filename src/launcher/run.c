@@ -18,7 +18,11 @@
  *    happened. When its stdout or stderr loses its reader, the processes
  *    are ended (SIGTERM) and drover ends by SIGPIPE. --timeout ends the
  *    run with status 124.
- *  - Exit status: the first failure's (see job.c), else 0.
+ *  - Exit status: the first failure's (see job.c), else 0. A daemon's job
+ *    tells the daemon once its loop has ended, before the teardown
+ *    (daemon_client_exited).
+ *  - A daemon's standby run (daemon_standby.c) takes its job's arguments,
+ *    fds, directory and environment first thing, then runs as any other.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -317,10 +321,12 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
-    daemon_client_exited(run, status);
-    daemon_client_unwatch();
     session_release_anchor(&run->session);
     host_flush(run);
+    /* The status is known: a daemon's `run --daemon` need not wait for
+     * the rest. */
+    daemon_client_exited(run, status);
+    daemon_client_unwatch();
     pubsub_destroy(run->pubsub);
     run->pubsub = NULL;
     for (unsigned j = 0; j < run->njobs; j++) {

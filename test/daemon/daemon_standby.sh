@@ -48,6 +48,14 @@ gone() { # pid: no such process within 5 s
   return 1
 }
 
+# The variable is the daemon's: set by hand, one line and nothing run.
+DROVER_DAEMON_STANDBY=3 dr run -n 1 echo ran
+check "DROVER_DAEMON_STANDBY without the daemon's socket: exit 1, one line" \
+  test "$rc" -eq 1 -a -z "$out" -a -n "$(one_line "$err" "daemon's own runs" && echo y)"
+DROVER_DAEMON_STANDBY=3 dr run -n 1 echo ran 3</dev/null
+check "... on a fd that is no socket: exit 1, one line" \
+  test "$rc" -eq 1 -a -z "$out" -a -n "$(one_line "$err" "no job came" && echo y)"
+
 dr daemon start
 check "the daemon starts" test "$rc" -eq 0
 s1=$(wait_standby)
