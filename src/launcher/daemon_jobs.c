@@ -10,6 +10,12 @@
  *  - Each child gets a process group of its own (the daemon's terminal
  *    signals are not its) and PR_SET_PDEATHSIG: if the daemon dies, even
  *    by SIGKILL, its runs die, and their anchors clean up the ranks.
+ *  - A job's start first offers it to the standby run (daemon_standby.c),
+ *    a `drover run` started ahead that takes the very arguments,
+ *    directory, environment and fds the exec would get, and keeps its
+ *    pid; only without one fit for the job is a run forked and exec'd.
+ *    A child reaped that is no job's is the standby's. A new standby is
+ *    started when a job ends and none starts, never once stopping.
  *  - At most max_running jobs run at once; the others wait, in order, as
  *    "queued", so that a burst of submissions is not a burst of forks.
  *  - A submitted job writes into pipes the daemon reads: what comes is
@@ -26,7 +32,10 @@
  *    process table of PMIx_Query_info.
  *  - Its control socket (fd 4) carries what a debugger needs: the ranks
  *    ready for it, up to the tools (daemon_pmix_job_ready), and the
- *    tools' releases, down to the run (daemon_client.c).
+ *    tools' releases, down to the run (daemon_client.c); and the run's
+ *    exit status once its ranks have ended, before its teardown, which
+ *    goes to the exited callback (for `run --daemon`). The job still
+ *    ends when its run is reaped.
  *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.

@@ -466,8 +466,13 @@ static int run_command(int argc, char **argv)
     teardown(&run);
     options_release(&opts);
     if (0 != run.interrupted_by) {
-        /* End the way the signal would have ended drover. */
+        /* End the way the signal would have ended drover (a daemon's job
+         * blocks it for its teardown, daemon_client_exited). */
+        sigset_t sig;
+        sigemptyset(&sig);
+        sigaddset(&sig, run.interrupted_by);
         signal(run.interrupted_by, SIG_DFL);
+        sigprocmask(SIG_UNBLOCK, &sig, NULL);
         raise(run.interrupted_by);
     }
     return status;
