@@ -783,6 +783,7 @@ static int serve(daemon_t *d, unsigned max_jobs, int ready_fd)
         printf(DAEMON_NAME ": running (pid %d, %s)\n", (int)getpid(), d->dir);
         fflush(stdout);
     }
+    daemon_jobs_prepare(d->jobs);
     event_base_dispatch(d->base);
     tear_down(d);
     return 0;

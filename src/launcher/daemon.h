@@ -152,6 +152,11 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs);
 unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
                             size_t nargs, char *const *env, int *fds, const char **why);
 
+/* Start the standby run (daemon_standby.c), once the daemon's own
+ * stdin, stdout and stderr are settled: the standby inherits them until
+ * its job comes. */
+void daemon_jobs_prepare(daemon_jobs_t *jobs);
+
 /* Reap every job that has ended (calling ended) and start queued ones. */
 void daemon_jobs_reap(daemon_jobs_t *jobs);
 

@@ -131,7 +131,6 @@ daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char
         free(jobs);
         return NULL;
     }
-    daemon_standby_fill(jobs->standby);
     jobs->exited = exited;
     jobs->base = base;
     jobs->output = output;
@@ -638,6 +637,11 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     job->state = JOB_RUNNING;
     jobs->nrunning++;
     drop_launch_data(job);
+}
+
+void daemon_jobs_prepare(daemon_jobs_t *jobs)
+{
+    daemon_standby_fill(jobs->standby);
 }
 
 void daemon_jobs_reap(daemon_jobs_t *jobs)
