@@ -56,11 +56,16 @@ DROVER_DAEMON_STANDBY=3 dr run -n 1 echo ran 3</dev/null
 check "... on a fd that is no socket: exit 1, one line" \
   test "$rc" -eq 1 -a -z "$out" -a -n "$(one_line "$err" "no job came" && echo y)"
 
+# The standby must not hold the output of the command that started the
+# daemon (a `$(drover daemon start)` would wait for it forever).
 dr daemon start
 check "the daemon starts" test "$rc" -eq 0
 s1=$(wait_standby)
 check "a standby run waits once the daemon has started" test -n "$s1"
 check "... one only" test "$(standby_pid | wc -l)" -eq 1
+check "... on the daemon's stdout (/dev/null) and stderr (its log)" \
+  test "$(readlink "/proc/$s1/fd/1")" = /dev/null -a \
+  "$(readlink "/proc/$s1/fd/2")" = "$(readlink -f "$state/daemon.log")"
 
 # A job through the standby: its own directory, environment, fds, status.
 mkdir -p "$work/there"
