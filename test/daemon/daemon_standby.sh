@@ -144,11 +144,30 @@ check "daemon stop: the standby is gone" gone "$s8"
 check "... with every job's run, and nothing left" jobs_gone $pids
 check "... nor in the state directory" stopped
 
+# A job's command has its status before the run's teardown: stopping or
+# killing the daemon at once must not leave that run's files behind.
 dr daemon start
 s9=$(wait_standby)
-check "a new daemon has a standby" test -n "$s9"
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 2 --oversubscribe echo done)
+run9=$(last_job_pid)
+dr daemon stop
+check "daemon stop just after a job's status: its run's teardown completes" \
+  test "$rc" -eq 0 -a "$run9" = "$s9"
+check "... nothing of it left" jobs_gone "$run9"
+
+dr daemon start
+s10=$(wait_standby)
+check "a new daemon has a standby" test -n "$s10"
 kill -KILL "$(daemon_pid)"
-check "the daemon SIGKILLed: its standby dies with it" gone "$s9"
-check "... leaving nothing in TMPDIR or /dev/shm" jobs_gone "$s9"
+check "the daemon SIGKILLed: its standby dies with it" gone "$s10"
+check "... leaving nothing" jobs_gone "$s10"
+
+dr daemon start
+wait_standby >/dev/null
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 2 --oversubscribe echo done)
+run11=$(last_job_pid)
+kill -KILL "$(daemon_pid)"
+check "the daemon SIGKILLed as a job's command returns: the job's run ends" gone "$run11"
+check "... leaving nothing" jobs_gone "$run11"
 
 done_testing
