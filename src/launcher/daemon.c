@@ -329,13 +329,9 @@ static void replayed(void *arg, char *const *words, size_t nwords)
     }
 }
 
-static void job_ended(void *arg, unsigned id, int status)
+/* The `run --daemon` commands of job id get its exit status. */
+static void answer_runs(daemon_t *d, unsigned id, int status)
 {
-    daemon_t *d = arg;
-    note(d, "job %u ended with status %d", id, status);
-    daemon_store_job_ended(d->store, id);
-    journal_job(d, id);
-    daemon_pmix_job_ended(id, status);
     char text[16];
     snprintf(text, sizeof(text), "%d", status);
     for (conn_t *c = d->conns, *next; NULL != c; c = next) {
@@ -345,6 +341,23 @@ static void job_ended(void *arg, unsigned id, int status)
             conn_free(c);
         }
     }
+}
+
+/* The job's run said its exit status before its teardown: its command
+ * need not wait for that. The job ends when the run is reaped. */
+static void job_exited(void *arg, unsigned id, int status)
+{
+    answer_runs(arg, id, status);
+}
+
+static void job_ended(void *arg, unsigned id, int status)
+{
+    daemon_t *d = arg;
+    note(d, "job %u ended with status %d", id, status);
+    daemon_store_job_ended(d->store, id);
+    journal_job(d, id);
+    daemon_pmix_job_ended(id, status);
+    answer_runs(d, id, status);
     if (d->stopping && 0 == daemon_jobs_active(d->jobs)) {
         finish(d);
     }
@@ -664,7 +677,7 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
     snprintf(d->nspace, sizeof(d->nspace), "drover-daemon.%d", (int)getpid());
     if (NULL == (d->base = event_base_new()) ||
         NULL == (d->jobs = daemon_jobs_create(d->base, d->dirfd, exe, d->nspace, max_jobs,
-                                              job_ended, job_output, d)) ||
+                                              job_ended, job_exited, job_output, d)) ||
         NULL == (d->store = daemon_store_create(d->base, &d->journal)) ||
         NULL == (d->grace_timer = evtimer_new(d->base, on_grace, d)) ||
         NULL == (d->listen_ev = event_new(d->base, d->listenfd, EV_READ | EV_PERSIST, on_accept,
@@ -762,6 +775,7 @@ static int serve(daemon_t *d, unsigned max_jobs, int ready_fd)
         printf(DAEMON_NAME ": running (pid %d, %s)\n", (int)getpid(), d->dir);
         fflush(stdout);
     }
+    daemon_jobs_prepare(d->jobs);
     event_base_dispatch(d->base);
     tear_down(d);
     return 0;

@@ -13,6 +13,7 @@
  *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
  *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, `ps` rows
  *   daemon_output.c  a submitted job's output: files, ranks, kept directories
+ *   daemon_standby.c a run started ahead, that a job's start takes over
  *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
  *   daemon_spawn.c   the run's command line for a tool's spawn
  *   daemon_relay.c   tools' job control and queries a job's run answers
@@ -80,6 +81,10 @@ struct launcher_job;
  * jobs and shared-memory segments with ("<daemon's namespace>.<id>-"). */
 #define DAEMON_PREFIX_ENV "DROVER_DAEMON_PREFIX"
 
+/* Set by the daemon in the environment of its standby run: the fd on
+ * which the run waits for its job (daemon_standby.c). */
+#define DAEMON_STANDBY_ENV "DROVER_DAEMON_STANDBY"
+
 /* Room for a job's namespace, "<daemon's namespace>.<id>-0". */
 #define DAEMON_NSPACE_MAX 256
 
@@ -102,9 +107,10 @@ void daemon_dir_remove_if(int dirfd, const char *sub, bool (*doomed)(void *arg, 
 
 /* ---- daemon_wire.c ---------------------------------------------------- */
 
-/* A message is a list of strings (and up to 3 fds, with requests that
- * hand over the caller's stdin, stdout and stderr). */
-#define WIRE_MAX_FDS 3
+/* A message is a list of strings (and up to 6 fds: requests that hand
+ * over the caller's stdin, stdout and stderr; a standby's job, with its
+ * report and control fds and a submitted job's frame pipe too). */
+#define WIRE_MAX_FDS 6
 
 typedef struct wire_msg {
     char **words;    /* NULL-terminated; one allocation with the text */
@@ -163,12 +169,14 @@ typedef void (*daemon_job_output_fn)(void *arg, unsigned id, const daemon_output
 
 /* The job table of a daemon whose state directory is dirfd, running at
  * most max_running jobs at a time with the drover executable exe, its
- * jobs' namespaces "<prefix>.<id>-0", their pipes watched in base. Caller
+ * jobs' namespaces "<prefix>.<id>-0", their pipes watched in base. ended
+ * is called when a job's run has been reaped; exited before, when the
+ * run says its exit status ahead of its teardown (it may not). Caller
  * frees with daemon_jobs_destroy. NULL when memory runs out. */
 daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
                                   const char *prefix, unsigned max_running,
-                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
-                                  void *arg);
+                                  daemon_job_ended_fn ended, daemon_job_ended_fn exited,
+                                  daemon_job_output_fn output, void *arg);
 void daemon_jobs_destroy(daemon_jobs_t *jobs);
 
 /* Queue a job: `drover run args...` in cwd with env (all copied). With
@@ -177,6 +185,11 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs);
  * setting *why (static). */
 unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *args,
                             size_t nargs, char *const *env, int *fds, const char **why);
+
+/* Start the standby run (daemon_standby.c), once the daemon's own
+ * stdin, stdout and stderr are settled: the standby inherits them until
+ * its job comes. */
+void daemon_jobs_prepare(daemon_jobs_t *jobs);
 
 /* Reap every job that has ended (calling ended) and start queued ones. */
 void daemon_jobs_reap(daemon_jobs_t *jobs);
@@ -315,6 +328,48 @@ typedef struct daemon_output_reader {
  * stderr's to stderr), in the order they came. 0, or -1 when the files
  * are malformed or cannot be read or printed. */
 int daemon_output_read(daemon_output_reader_t *r);
+
+/* ---- daemon_standby.c ------------------------------------------------- */
+
+typedef struct daemon_standby daemon_standby_t;
+
+/* The daemon's standby run, of the drover executable exe; none is
+ * started until daemon_standby_fill. Caller frees with
+ * daemon_standby_destroy, which ends and reaps a standby left. NULL when
+ * memory runs out. */
+daemon_standby_t *daemon_standby_create(const char *exe);
+void daemon_standby_destroy(daemon_standby_t *s);
+
+/* Start a standby run if there is none (quietly nothing on failure). */
+void daemon_standby_fill(daemon_standby_t *s);
+
+/* End and reap the standby, if any. */
+void daemon_standby_drop(daemon_standby_t *s);
+
+/* A child pid was reaped: whether it was the standby (then forgotten). */
+bool daemon_standby_reaped(daemon_standby_t *s, pid_t pid);
+
+/* Hand a job to the standby: it becomes `drover <args...>` (args[0] is
+ * "run"; NULL-terminated, as env) in cwd, on nfds fds (stdin, stdout,
+ * stderr, report, control and, for a submitted job, its output frames:
+ * copies are sent). Returns the pid of the run that is
+ * now the job (the standby is used up), or -1 when there is no standby
+ * fit for the job: then the caller starts the run itself. */
+pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *args,
+                          char *const *env, const int *fds, int nfds);
+
+/* In a child the daemon forked to become a run (a job's or the
+ * standby): its own process group, death with the daemon, default
+ * signals. Exits if the daemon is gone already. Async-signal-safe. */
+void daemon_standby_child_setup(pid_t daemon);
+
+/* In `drover run` (argc, argv as given to it): if this run is a
+ * standby, wait for its job and take it: its fds, working directory and
+ * environment, and *argc, *argv become the job's run arguments (kept for
+ * the life of the process). Returns -1 to go on running (a standby's job,
+ * or not a standby), else the status to exit with at once (0: the daemon
+ * went before sending a job). */
+int daemon_standby_take_job(int *argc, char ***argv);
 
 /* ---- daemon_journal.c ------------------------------------------------- */
 
@@ -512,6 +567,11 @@ void daemon_client_unwatch(void);
 /* In a daemon's job: tell the daemon the pid of each rank of the first
  * job, once they have started. */
 void daemon_client_report(const struct launcher_job *job);
+
+/* In a daemon's job: tell the daemon the run's exit status once its
+ * ranks have ended (status: the run's, before a signal that interrupted
+ * it), ahead of the teardown. */
+void daemon_client_exited(const struct launcher *run, int status);
 
 /* `drover run` through the daemon: argv as given to `drover run`
  * (argv[0] is "run"). Returns the job's exit status. */

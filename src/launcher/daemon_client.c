@@ -25,6 +25,13 @@
  *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c). The
  *    same socket brings tools' job control and queries (daemon_relay.c),
  *    so a message may be long: its size is read first.
+ *  - Once its ranks have ended, the run says its exit status on the
+ *    control socket ("exit STATUS", the status it will exit with) before
+ *    its teardown, so that `run --daemon` returns without waiting for
+ *    that; not with --trace, whose writing comes last and may fail.
+ *    From then on the run only tears down, and finishes that even if the
+ *    daemon stops (SIGTERM) or dies (no more PR_SET_PDEATHSIG): its
+ *    command may well stop the daemon as soon as it returns.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -35,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -294,6 +302,29 @@ void daemon_client_report(const launcher_job_t *job)
     }
     close(report_fd);
     report_fd = -1;
+}
+
+void daemon_client_exited(const launcher_t *run, int status)
+{
+    /* A trace is written after the teardown, and may fail the run. */
+    if (control_fd < 0 || NULL != run->trace) {
+        return;
+    }
+    char msg[32];
+    int n = snprintf(msg, sizeof(msg), "exit %d",
+                     0 != run->interrupted_by ? 128 + run->interrupted_by : status);
+    (void)send(control_fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    /* The job is over for its command, which may stop the daemon at once:
+     * neither the daemon's death nor its SIGTERM may cut the teardown
+     * short, or the session's files would stay. run.c unblocks the
+     * signal it ends by. */
+    prctl(PR_SET_PDEATHSIG, 0);
+    sigset_t ending;
+    sigemptyset(&ending);
+    sigaddset(&ending, SIGINT);
+    sigaddset(&ending, SIGTERM);
+    sigaddset(&ending, SIGHUP);
+    sigprocmask(SIG_BLOCK, &ending, NULL);
 }
 
 /* Wait for the job's end, passing on the signals drover run forwards. */

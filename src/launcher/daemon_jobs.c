@@ -10,6 +10,12 @@
  *  - Each child gets a process group of its own (the daemon's terminal
  *    signals are not its) and PR_SET_PDEATHSIG: if the daemon dies, even
  *    by SIGKILL, its runs die, and their anchors clean up the ranks.
+ *  - A job's start first offers it to the standby run (daemon_standby.c),
+ *    a `drover run` started ahead that takes the very arguments,
+ *    directory, environment and fds the exec would get, and keeps its
+ *    pid; only without one fit for the job is a run forked and exec'd.
+ *    A child reaped that is no job's is the standby's. A new standby is
+ *    started when a job ends and none starts, never once stopping.
  *  - At most max_running jobs run at once; the others wait, in order, as
  *    "queued", so that a burst of submissions is not a burst of forks.
  *  - A submitted job writes into pipes the daemon reads, its ranks'
@@ -30,8 +36,11 @@
  *    process table of PMIx_Query_info.
  *  - Its control socket (fd 4) carries what a debugger needs: the ranks
  *    ready for it, up to the tools (daemon_pmix_job_ready), and the
- *    tools' releases, down to the run (daemon_client.c); and the tools'
- *    job control and queries the run answers (daemon_relay.c).
+ *    tools' releases, down to the run (daemon_client.c); the tools' job
+ *    control and queries the run answers (daemon_relay.c); and the run's
+ *    exit status once its ranks have ended, before its teardown, which
+ *    goes to the exited callback (for `run --daemon`). The job still
+ *    ends when its run is reaped.
  *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.
@@ -45,7 +54,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -103,8 +111,11 @@ struct daemon_jobs {
     struct event_base *base;
     unsigned max_running;
     daemon_job_ended_fn ended;
+    daemon_job_ended_fn exited;
     daemon_job_output_fn output;
     void *arg;
+    daemon_standby_t *standby;
+    bool stopping;        /* no more standby runs */
     djob_t **jobs;
     unsigned njobs;
     unsigned nrunning;
@@ -112,18 +123,21 @@ struct daemon_jobs {
 
 daemon_jobs_t *daemon_jobs_create(struct event_base *base, int dirfd, const char *exe,
                                   const char *prefix, unsigned max_running,
-                                  daemon_job_ended_fn ended, daemon_job_output_fn output,
-                                  void *arg)
+                                  daemon_job_ended_fn ended, daemon_job_ended_fn exited,
+                                  daemon_job_output_fn output, void *arg)
 {
     daemon_jobs_t *jobs = calloc(1, sizeof(*jobs));
     if (NULL == jobs || NULL == (jobs->exe = strdup(exe)) ||
-        NULL == (jobs->prefix = strdup(prefix))) {
+        NULL == (jobs->prefix = strdup(prefix)) ||
+        NULL == (jobs->standby = daemon_standby_create(exe))) {
         if (NULL != jobs) {
             free(jobs->exe);
+            free(jobs->prefix);
         }
         free(jobs);
         return NULL;
     }
+    jobs->exited = exited;
     jobs->base = base;
     jobs->output = output;
     jobs->dirfd = dirfd;
@@ -207,6 +221,7 @@ void daemon_jobs_destroy(daemon_jobs_t *jobs)
     free(jobs->jobs);
     free(jobs->exe);
     free(jobs->prefix);
+    daemon_standby_destroy(jobs->standby);
     free(jobs);
 }
 
@@ -350,7 +365,8 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
 /* What the run says on the control socket: "ready RANK BREAKPOINT", a
  * rank waiting for a debugger, for the tools; "modexdata ...", the answer
  * to another job's "modex" (daemon_modex.c), as long as its data;
- * "relayed ...", the answer to a tool's request (daemon_relay.c). */
+ * "relayed ...", the answer to a tool's request (daemon_relay.c); "exit
+ * STATUS", its exit status, known before its teardown. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     djob_t *job = arg;
@@ -371,6 +387,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             daemon_modex_answered(msg);
         } else if (0 == strncmp(msg, "relayed ", 8)) {
             daemon_relay_answered(msg, (size_t)n);
+        } else if (1 == sscanf(msg, "exit %u %n", &rank, &at) && at > 0 && rank <= 255) {
+            job->jobs->exited(job->jobs->arg, job->id, (int)rank);
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         stop_event(&job->control_ev);
@@ -497,11 +515,7 @@ unsigned daemon_jobs_submit(daemon_jobs_t *jobs, const char *cwd, char *const *a
  * calls and exec. */
 static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, char **argv)
 {
-    setpgid(0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != daemon) {
-        _exit(LAUNCHER_EXIT_FAILURE);
-    }
+    daemon_standby_child_setup(daemon);
     for (int fd = 0; fd < 3; fd++) {
         if (dup2(job->fds[fd], fd) < 0) {
             _exit(LAUNCHER_EXIT_FAILURE);
@@ -515,13 +529,6 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
         dup2(control, CONTROL_FD) < 0 || (frames >= 0 && dup2(frames, FRAMES_FD) < 0)) {
         _exit(LAUNCHER_EXIT_FAILURE);
     }
-    struct sigaction dfl = {.sa_handler = SIG_DFL};
-    for (int sig = 1; sig < NSIG; sig++) {
-        sigaction(sig, &dfl, NULL);
-    }
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
     if (0 != chdir(job->cwd)) {
         static const char msg[] = DAEMON_NAME ": cannot enter the job's working directory\n";
         (void)!write(2, msg, sizeof(msg) - 1);
@@ -612,10 +619,15 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     argv[1] = "run";
     size_t k = 2 + trace_args(jobs, job, argv, 2, trace, sizeof(trace));
     memcpy(argv + k, job->args, nargs * sizeof(*argv));
-    pid_t daemon = getpid();
-    pid_t pid = fork();
-    if (0 == pid) {
-        child(jobs, job, daemon, argv);
+    const int fds[] = {job->fds[0], job->fds[1],  job->fds[2],
+                       job->report_w, job->control_r, job->frames_w};
+    pid_t pid = daemon_standby_hand(jobs->standby, job->cwd, argv + 1, job->env, fds,
+                                    job->frames_w < 0 ? 5 : 6);
+    if (pid < 0) {
+        pid_t daemon = getpid();
+        if (0 == (pid = fork())) {
+            child(jobs, job, daemon, argv);
+        }
     }
     free(argv);
     if (pid < 0) {
@@ -628,25 +640,40 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     drop_launch_data(job);
 }
 
+void daemon_jobs_prepare(daemon_jobs_t *jobs)
+{
+    daemon_standby_fill(jobs->standby);
+}
+
 void daemon_jobs_reap(daemon_jobs_t *jobs)
 {
     int wstatus;
     pid_t pid;
+    bool ended_one = false, started_one = false;
     while ((pid = waitpid(-1, &wstatus, WNOHANG)) > 0) {
-        for (unsigned j = 0; j < jobs->njobs; j++) {
-            djob_t *job = jobs->jobs[j];
-            if (JOB_RUNNING == job->state && job->pid == pid) {
-                jobs->nrunning--;
-                ended(jobs, job,
-                      WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
-                break;
-            }
+        unsigned j = 0;
+        while (j < jobs->njobs &&
+               (JOB_RUNNING != jobs->jobs[j]->state || jobs->jobs[j]->pid != pid)) {
+            j++;
         }
+        if (j == jobs->njobs) {
+            daemon_standby_reaped(jobs->standby, pid);
+            continue;
+        }
+        jobs->nrunning--;
+        ended_one = true;
+        ended(jobs, jobs->jobs[j],
+              WIFSIGNALED(wstatus) ? 128 + WTERMSIG(wstatus) : WEXITSTATUS(wstatus));
     }
     for (unsigned j = 0; j < jobs->njobs && jobs->nrunning < jobs->max_running; j++) {
         if (JOB_QUEUED == jobs->jobs[j]->state) {
             start(jobs, jobs->jobs[j]);
+            started_one = true;
         }
+    }
+    /* Not while a job launches: the standby's start would slow it. */
+    if (ended_one && !started_one && !jobs->stopping) {
+        daemon_standby_fill(jobs->standby);
     }
 }
 
@@ -687,7 +714,9 @@ bool daemon_jobs_has_output(const daemon_jobs_t *jobs, unsigned id)
 
 unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
 {
-    /* No more starts: the queue goes first. */
+    /* No more starts: the queue and the standby go first. */
+    jobs->stopping = true;
+    daemon_standby_drop(jobs->standby);
     for (unsigned j = 0; j < jobs->njobs; j++) {
         if (JOB_QUEUED == jobs->jobs[j]->state) {
             jobs->jobs[j]->signalled = true;

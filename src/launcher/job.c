@@ -9,7 +9,8 @@
  *    (jobinfo.c), register every client (all requests issued, then one
  *    wait), then per process: its PROCDIR, its environment (the app's plus
  *    PMIx_server_setup_fork's) and its PMI connection; then per process
- *    its pipes, fork and exec.
+ *    its pipes; then every fork and exec, from two threads at once
+ *    (launch_threads.c).
  *  - Every process is made ready before the first is forked, and the
  *    server learns the pids once all are: readying one takes a trip to
  *    the server's thread, which, once ranks run, waits for a CPU behind
@@ -208,14 +209,15 @@ static pmix_status_t make_ready(launcher_job_t *job, unsigned r, ready_t *ready)
     return rc;
 }
 
-/* Fork process r of job. */
-static pmix_status_t launch_one(launcher_job_t *job, unsigned r, const ready_t *ready)
+/* What process r's child needs, its pipes made: into *child. */
+static pmix_status_t child_of(launcher_job_t *job, unsigned r, const ready_t *ready,
+                              launch_child_t *child)
 {
     launcher_t *run = job->run;
     launcher_proc_t *p = &job->procs[r];
     launcher_app_t *app = &job->apps[p->app];
     char who[PMIX_MAX_NSLEN + 32];
-    launch_child_t child = {
+    *child = (launch_child_t){
         .path = app->program,
         .argv = app->argv,
         .env = ready->env,
@@ -228,31 +230,43 @@ static pmix_status_t launch_one(launcher_job_t *job, unsigned r, const ready_t *
         .trace_exec = debug_stops_at_exec(job, r),
     };
     bool with_stdin = 0 == job->index && 0 == r;
-    int err = iof_prepare(run->iof, job->index, r, with_stdin, child.fds, &p->stream);
+    int err = iof_prepare(run->iof, job->index, r, with_stdin, child->fds, &p->stream);
     if (0 != err) {
         fprintf(stderr, LAUNCHER_NAME ": cannot make pipes for %s: %s\n",
                 describe(job, r, who, sizeof(who)), strerror(err));
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
-    child.affinity = mapping_affinity(&job->map, &run->topo, r, &child.affinity_size);
-    double began = NULL != run->trace ? trace_now() : 0;
-    pid_t pid = launch_fork(&child);
-    err = errno;
+    child->affinity = mapping_affinity(&job->map, &run->topo, r, &child->affinity_size);
+    return PMIX_SUCCESS;
+}
+
+/* Process r's start went as *result says: its pipes are handed over
+ * (or closed), and it counts as alive. */
+static pmix_status_t launched(launcher_job_t *job, unsigned r, launch_child_t *child,
+                              const launch_result_t *result)
+{
+    launcher_t *run = job->run;
+    launcher_proc_t *p = &job->procs[r];
+    char who[PMIX_MAX_NSLEN + 32];
+    pid_t pid = result->pid;
     if (NULL != run->trace && pid > 0) {
-        trace_launched(run->trace, job, r, began, pid);
+        trace_launched(run->trace, job, r, result->began, pid);
     }
     iof_launched(run->iof, p->stream, pid > 0);
-    if (NULL != child.affinity) {
-        CPU_FREE(child.affinity);
+    if (NULL != child->affinity) {
+        CPU_FREE(child->affinity);
+        child->affinity = NULL;
     }
     if (pid < 0) {
         fprintf(stderr, LAUNCHER_NAME ": cannot fork %s: %s\n",
-                describe(job, r, who, sizeof(who)), strerror(err));
+                describe(job, r, who, sizeof(who)), strerror(result->err));
+    }
+    if (pid <= 0) {
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     p->pid = pid;
     p->alive = true;
-    p->traced = child.trace_exec;
+    p->traced = child->trace_exec;
     job->nalive++;
     run->nalive++;
     run->nlaunched++;
@@ -273,12 +287,18 @@ static pmix_status_t tell_pid(launcher_job_t *job, unsigned r)
     return rc;
 }
 
-/* Every process of job made ready, then every one forked. */
+/* Every process of job made ready, then every one forked (two at a
+ * time, launch_threads.c). */
 static pmix_status_t launch_all(launcher_job_t *job)
 {
     ready_t *ready = calloc(job->nprocs, sizeof(*ready));
-    if (NULL == ready) {
+    launch_child_t *children = calloc(job->nprocs, sizeof(*children));
+    launch_result_t *results = calloc(job->nprocs, sizeof(*results));
+    if (NULL == ready || NULL == children || NULL == results) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        free(ready);
+        free(children);
+        free(results);
         return PMIX_ERR_NOMEM;
     }
     for (unsigned r = 0; r < job->nprocs; r++) {
@@ -288,9 +308,15 @@ static pmix_status_t launch_all(launcher_job_t *job)
     for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
         rc = make_ready(job, r, &ready[r]);
     }
-    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
-        rc = launch_one(job, r, &ready[r]);
-        ready_release(&ready[r]);
+    unsigned prepared = 0;
+    while (PMIX_SUCCESS == rc && prepared < job->nprocs &&
+           PMIX_SUCCESS == (rc = child_of(job, prepared, &ready[prepared], &children[prepared]))) {
+        prepared++;
+    }
+    launch_fork_all(children, prepared, results);
+    for (unsigned r = 0; r < prepared; r++) {
+        pmix_status_t started = launched(job, r, &children[r], &results[r]);
+        rc = PMIX_SUCCESS == rc ? started : rc;
     }
     for (unsigned r = 0; r < job->nprocs; r++) {
         ready_release(&ready[r]);
@@ -299,6 +325,8 @@ static pmix_status_t launch_all(launcher_job_t *job)
         }
     }
     free(ready);
+    free(children);
+    free(results);
     return rc;
 }
 

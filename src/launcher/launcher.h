@@ -17,6 +17,7 @@
  *   session.c  the session directory, the process group of every job and
  *              the anchor process that cleans both up if drover dies
  *   launch.c   environments, the program's path, fork and exec
+ *   launch_threads.c  a job's processes forked from two threads at once
  *   iof.c      stdin to rank 0, stdout and stderr back in whole lines
  *   job.c      jobs and their processes: start, reap, end, events
  *   jobinfo.c  the job description handed to PMIx_server_register_nspace
@@ -31,7 +32,8 @@
  *
  * Threads: everything runs in the main thread except the module functions
  * of host.c, which the server library calls from its progress thread; they
- * copy their arguments into a request and queue it for the main thread.
+ * copy their arguments into a request and queue it for the main thread;
+ * and launch_threads.c's helper, which only forks and execs.
  *
  * Errors (docs/style.md): a function returns what its caller acts on, and
  * its comment says which. A step of the command returns an exit status (0
@@ -200,6 +202,11 @@ typedef struct launcher_map {
 /* Load this node's topology. Returns 0, or LAUNCHER_EXIT_FAILURE after a
  * one-line message. Release with mapping_unload. */
 int mapping_load(launcher_topology_t *topo, bool use_hwthreads);
+
+/* Load the topology now, for the next mapping_load to take (a standby
+ * run, daemon_standby.c, does it before its job comes). 0 or -1. */
+int mapping_preload(void);
+
 void mapping_unload(launcher_topology_t *topo);
 
 /* Place nprocs processes after the `running` already on the node (they
@@ -413,6 +420,21 @@ typedef struct launch_child {
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */
 pid_t launch_fork(const launch_child_t *child);
+
+/* ---- launch_threads.c ------------------------------------------------- */
+
+/* How the start of one child went. */
+typedef struct launch_result {
+    pid_t pid;      /* started; -1: failed with err; 0: not tried (an
+                     * earlier start failed) */
+    int err;
+    double began;   /* trace_now() as its start began */
+} launch_result_t;
+
+/* Start children[0..n) as launch_fork does, from this thread and a
+ * helper thread at once (see the file's notes), each result in
+ * results[i]. The first failure stops further starts. */
+void launch_fork_all(const launch_child_t *children, size_t n, launch_result_t *results);
 
 /* ---- vfork_cgroup.c --------------------------------------------------- */
 

@@ -8,6 +8,8 @@
  *    in turn to run cpuid although Linux's sysfs already describes the
  *    machine: both are left out, which takes loading from ~5 ms to under
  *    1 ms on a small node. A user's own HWLOC_PLUGINS_BLACKLIST wins.
+ *    A daemon's standby run loads it before its job comes
+ *    (mapping_preload); the run takes that one.
  *  - Slots are cores, or hardware threads with --use-hwthread-cpus. More
  *    ranks than slots is refused unless --oversubscribe.
  *  - Mapping is round robin: the p-th process on the node goes to map
@@ -185,10 +187,19 @@ fail:
     return -1;
 }
 
+/* The topology a standby run loaded before its job came, for that job. */
+static hwloc_topology_t preloaded;
+
+int mapping_preload(void)
+{
+    return NULL != preloaded || PMIX_SUCCESS == load_topology(&preloaded) ? 0 : -1;
+}
+
 int mapping_load(launcher_topology_t *topo, bool use_hwthreads)
 {
-    *topo = (launcher_topology_t){0};
-    if (PMIX_SUCCESS != load_topology(&topo->topology)) {
+    *topo = (launcher_topology_t){.topology = preloaded};
+    preloaded = NULL;
+    if (NULL == topo->topology && PMIX_SUCCESS != load_topology(&topo->topology)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot read this node's topology with hwloc\n");
         topo->topology = NULL;
         return LAUNCHER_EXIT_FAILURE;

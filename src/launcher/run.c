@@ -18,7 +18,11 @@
  *    happened. When its stdout or stderr loses its reader, the processes
  *    are ended (SIGTERM) and drover ends by SIGPIPE. --timeout ends the
  *    run with status 124.
- *  - Exit status: the first failure's (see job.c), else 0.
+ *  - Exit status: the first failure's (see job.c), else 0. A daemon's job
+ *    tells the daemon once its loop has ended, before the teardown
+ *    (daemon_client_exited).
+ *  - A daemon's standby run (daemon_standby.c) takes its job's arguments,
+ *    fds, directory and environment first thing, then runs as any other.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -319,9 +323,12 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
-    daemon_client_unwatch();
     session_release_anchor(&run->session);
     host_flush(run);
+    /* The status is known: a daemon's `run --daemon` need not wait for
+     * the rest. */
+    daemon_client_exited(run, status);
+    daemon_client_unwatch();
     pubsub_destroy(run->pubsub);
     run->pubsub = NULL;
     for (unsigned j = 0; j < run->njobs; j++) {
@@ -408,6 +415,10 @@ static int types_check(launcher_options_t *opts)
 
 static int run_command(int argc, char **argv)
 {
+    int standby = daemon_standby_take_job(&argc, &argv);
+    if (standby >= 0) {
+        return standby;
+    }
     launcher_options_t opts;
     int parsed = options_parse(argc, argv, &opts);
     if (OPTIONS_RUN != parsed) {
@@ -460,8 +471,13 @@ static int run_command(int argc, char **argv)
     teardown(&run);
     options_release(&opts);
     if (0 != run.interrupted_by) {
-        /* End the way the signal would have ended drover. */
+        /* End the way the signal would have ended drover (a daemon's job
+         * blocks it for its teardown, daemon_client_exited). */
+        sigset_t sig;
+        sigemptyset(&sig);
+        sigaddset(&sig, run.interrupted_by);
         signal(run.interrupted_by, SIG_DFL);
+        sigprocmask(SIG_UNBLOCK, &sig, NULL);
         raise(run.interrupted_by);
     }
     return status;

@@ -12,9 +12,10 @@
  *    would overwrite the frames the caller returns through. So the system
  *    call is made here, in a few instructions of x86_64 assembly, and the
  *    child starts on a stack of its own: one mapping with a guard page
- *    below it, made at the first call and reused by every child (CLONE_VFORK
- *    holds the caller until the child is done with it; a lock keeps two
- *    threads from sharing it).
+ *    below it, made at a thread's first call and reused by every child it
+ *    starts (CLONE_VFORK holds the caller until the child is done with
+ *    it). Each thread has its own: two threads launch at once
+ *    (launch_threads.c).
  *  - Where this cannot be used, vfork_cgroup fails with ENOSYS and the
  *    caller falls back: on other architectures; in AddressSanitizer builds,
  *    whose runtime the child enters on a stack that is not its thread's
@@ -24,7 +25,6 @@
  *    once.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <linux/sched.h>
@@ -48,9 +48,10 @@
  * dynamic linker's, should it bind a symbol on the child's first call. */
 #define STACK_SIZE (64 * 1024)
 
-static pthread_mutex_t stack_lock = PTHREAD_MUTEX_INITIALIZER;
-static char *stack; /* above its guard page; made once, never unmapped */
-static bool refused;
+/* Above its guard page; made once per thread, never unmapped (the
+ * threads that launch live as long as the process). */
+static __thread char *stack;
+static bool refused; /* atomic */
 
 static bool make_stack(void)
 {
@@ -97,9 +98,8 @@ static long clone3_call(struct clone_args *args, void (*fn)(const void *), const
 
 pid_t vfork_cgroup(int cgroup_fd, void (*fn)(const void *), const void *arg)
 {
-    pthread_mutex_lock(&stack_lock);
     long rc = -ENOSYS;
-    if (!refused) {
+    if (!__atomic_load_n(&refused, __ATOMIC_RELAXED)) {
         rc = NULL != stack || make_stack() ? 0 : -ENOMEM;
     }
     if (0 == rc) {
@@ -112,9 +112,10 @@ pid_t vfork_cgroup(int cgroup_fd, void (*fn)(const void *), const void *arg)
         };
         rc = clone3_call(&args, fn, arg);
         /* No clone3, or one that does not know these flags. */
-        refused = -ENOSYS == rc || -EINVAL == rc || -E2BIG == rc;
+        if (-ENOSYS == rc || -EINVAL == rc || -E2BIG == rc) {
+            __atomic_store_n(&refused, true, __ATOMIC_RELAXED);
+        }
     }
-    pthread_mutex_unlock(&stack_lock);
     if (rc < 0) {
         errno = (int)-rc;
         return -1;

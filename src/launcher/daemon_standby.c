@@ -1,0 +1,319 @@
+/*
+ * daemon_standby.c - the daemon's standby run: a `drover run` started
+ *   before its job comes, so that the job does not wait for an exec.
+ *
+ * Design notes:
+ *  - The daemon keeps one standby: a child started as a job's run is
+ *    (daemon_standby_child_setup: its own process group,
+ *    PR_SET_PDEATHSIG, default signals), `drover run` with
+ *    DAEMON_STANDBY_ENV naming its end of a socket pair (fd 3). It loads
+ *    its libraries and the node's topology (mapping_preload), then waits
+ *    for one message: "job CWD NARGS RUN-ARGS... ENV..." with the job's
+ *    five or six fds (stdin, stdout, stderr, report, control, and a
+ *    submitted job's output frames): what the daemon would otherwise give
+ *    the exec of a run (daemon_jobs.c). It makes them its fds 0-5, its
+ *    working directory and its environment and goes on
+ *    as that run, with those arguments. The job's pid is the standby's,
+ *    so waitpid, kill, ps and the journal see no difference.
+ *  - What the standby did before its job must not depend on the job.
+ *    The topology does not (--use-hwthread-cpus picks its slot type
+ *    later); the session, the server and the options are made after the
+ *    job came. What the dynamic loader, hwloc, the sanitizers and malloc
+ *    read from the environment when the process starts does: a job whose
+ *    environment differs from the daemon's in LD_*, HWLOC_*, *SAN_OPTIONS,
+ *    MALLOC_* or GLIBC_TUNABLES is started by an exec of its own instead.
+ *  - A consumed standby is replaced when a job ends, not when one starts:
+ *    the replacement's exec and topology would take a core from the job
+ *    being launched. A standby that died before its job is not replaced
+ *    until then either, so one that cannot start costs a fork per job,
+ *    never a loop; without a standby, jobs are forked and exec'd.
+ *  - It has no files. It ends when the daemon stops (SIGKILL, reaped),
+ *    when the daemon dies (PR_SET_PDEATHSIG), or when its socket closes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "launcher.h"
+
+extern char **environ;
+
+/* The standby's socket, and the fds of its job: 0-2, report, control,
+ * and (a submitted job's) output frames. */
+#define STANDBY_FD 3
+#define JOB_FDS_MIN 5
+#define JOB_FDS_MAX 6
+
+struct daemon_standby {
+    char *exe;
+    pid_t pid; /* 0: none */
+    int sock; /* the daemon's end; -1: none */
+};
+
+daemon_standby_t *daemon_standby_create(const char *exe)
+{
+    daemon_standby_t *s = calloc(1, sizeof(*s));
+    if (NULL == s || NULL == (s->exe = strdup(exe))) {
+        free(s);
+        return NULL;
+    }
+    s->sock = -1;
+    return s;
+}
+
+/* Forget the standby (its process is reaped by the caller). */
+static void forget(daemon_standby_t *s)
+{
+    s->pid = 0;
+    if (s->sock >= 0) {
+        close(s->sock);
+        s->sock = -1;
+    }
+}
+
+void daemon_standby_destroy(daemon_standby_t *s)
+{
+    if (NULL == s) {
+        return;
+    }
+    daemon_standby_drop(s);
+    free(s->exe);
+    free(s);
+}
+
+void daemon_standby_drop(daemon_standby_t *s)
+{
+    if (0 != s->pid) {
+        kill(s->pid, SIGKILL);
+        while (waitpid(s->pid, NULL, 0) < 0 && EINTR == errno) {
+        }
+    }
+    forget(s);
+}
+
+bool daemon_standby_reaped(daemon_standby_t *s, pid_t pid)
+{
+    if (0 == s->pid || pid != s->pid) {
+        return false;
+    }
+    forget(s);
+    return true;
+}
+
+void daemon_standby_child_setup(pid_t daemon)
+{
+    setpgid(0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != daemon) {
+        _exit(LAUNCHER_EXIT_FAILURE);
+    }
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    for (int sig = 1; sig < NSIG; sig++) {
+        sigaction(sig, &dfl, NULL);
+    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
+void daemon_standby_fill(daemon_standby_t *s)
+{
+    if (0 != s->pid) {
+        return;
+    }
+    int sp[2];
+    char **env = launch_copy_env(environ);
+    char **with_standby = NULL == env ? NULL : launch_setenv(env, DAEMON_STANDBY_ENV, "3");
+    if (NULL == with_standby) {
+        launch_free_env(env);
+        return;
+    }
+    if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
+        launch_free_env(with_standby);
+        return;
+    }
+    char *argv[] = {"drover", "run", NULL};
+    pid_t daemon = getpid();
+    pid_t pid = fork();
+    if (0 == pid) {
+        daemon_standby_child_setup(daemon);
+        /* dup2 onto itself would keep close-on-exec. */
+        int fd = STANDBY_FD == sp[1] ? fcntl(sp[1], F_SETFD, 0) : dup2(sp[1], STANDBY_FD);
+        if (fd >= 0) {
+            execve(s->exe, argv, with_standby);
+        }
+        _exit(LAUNCHER_EXIT_NOEXEC);
+    }
+    launch_free_env(with_standby);
+    close(sp[1]);
+    if (pid < 0) {
+        close(sp[0]);
+        return;
+    }
+    /* A standby that does not read is dropped, not waited for. */
+    fcntl(sp[0], F_SETFL, O_NONBLOCK);
+    s->pid = pid;
+    s->sock = sp[0];
+}
+
+/* Is the variable (NAME=value) one the process reads when it starts? */
+static bool read_at_start(const char *entry)
+{
+    static const char *const prefixes[] = {"LD_", "HWLOC_", "MALLOC_", "GLIBC_TUNABLES="};
+    for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+        if (0 == strncmp(entry, prefixes[i], strlen(prefixes[i]))) {
+            return true;
+        }
+    }
+    /* ASAN_OPTIONS, UBSAN_OPTIONS, LSAN_OPTIONS, ... */
+    size_t len = strcspn(entry, "=");
+    return len >= 11 && 0 == strncmp(entry + len - 11, "SAN_OPTIONS", 11);
+}
+
+/* The entries of a that are read at start, all in b. */
+static bool start_env_within(char *const *a, char *const *b)
+{
+    for (; NULL != *a; a++) {
+        if (!read_at_start(*a)) {
+            continue;
+        }
+        char *const *e = b;
+        while (NULL != *e && 0 != strcmp(*e, *a)) {
+            e++;
+        }
+        if (NULL == *e) {
+            return false;
+        }
+    }
+    return true;
+}
+
+pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *args, char *const *env,
+                          const int *fds, int nfds)
+{
+    if (0 == s->pid || nfds < JOB_FDS_MIN || nfds > JOB_FDS_MAX || !start_env_within(env, environ) || !start_env_within(environ, env)) {
+        return -1;
+    }
+    size_t nargs = 0, nenv = 0;
+    while (NULL != args[nargs]) {
+        nargs++;
+    }
+    while (NULL != env[nenv]) {
+        nenv++;
+    }
+    char count[24];
+    snprintf(count, sizeof(count), "%zu", nargs);
+    char **words = calloc(3 + nargs + nenv, sizeof(*words));
+    if (NULL == words) {
+        return -1;
+    }
+    words[0] = "job";
+    words[1] = (char *)cwd;
+    words[2] = count;
+    memcpy(words + 3, args, nargs * sizeof(*words));
+    memcpy(words + 3 + nargs, env, nenv * sizeof(*words));
+    int rc = daemon_wire_send(s->sock, words, 3 + nargs + nenv, fds, (size_t)nfds);
+    free(words);
+    pid_t pid = s->pid;
+    if (0 != rc) {
+        /* Dead or stuck: not to be tried again. */
+        daemon_standby_drop(s);
+        return -1;
+    }
+    forget(s);
+    return pid;
+}
+
+/* ---- the standby's side ------------------------------------------------ */
+
+/* The job's message: its environment and arguments point into it for
+ * the rest of the process's life. */
+static wire_msg_t job;
+static char **job_argv;
+
+/* Make the job's fds 0-4 (or 0-5) of this process. 0 or -1. */
+static int take_fds(wire_msg_t *msg)
+{
+    /* Out of the way first: a received fd may be 0-5 already. */
+    int nfds = (int)msg->nfds, moved[JOB_FDS_MAX];
+    for (int i = 0; i < nfds; i++) {
+        moved[i] = fcntl(msg->fds[i], F_DUPFD_CLOEXEC, 10);
+        close(msg->fds[i]);
+    }
+    msg->nfds = 0;
+    int rc = 0;
+    for (int i = 0; i < nfds; i++) {
+        if (moved[i] < 0 || dup2(moved[i], i) < 0) {
+            rc = -1;
+        }
+        if (moved[i] >= 0) {
+            close(moved[i]);
+        }
+    }
+    return rc;
+}
+
+/* "job CWD NARGS ARGS... ENV..." with its fds, ARGS starting with "run". */
+static bool well_formed(const wire_msg_t *msg, size_t *nargs)
+{
+    char *end;
+    if (msg->nwords < 4 || 0 != strcmp(msg->words[0], "job") || msg->nfds < JOB_FDS_MIN || msg->nfds > JOB_FDS_MAX) {
+        return false;
+    }
+    unsigned long n = strtoul(msg->words[2], &end, 10);
+    *nargs = (size_t)n;
+    return '\0' == *end && n > 0 && n <= msg->nwords - 3 && 0 == strcmp(msg->words[3], "run");
+}
+
+int daemon_standby_take_job(int *argc, char ***argv)
+{
+    const char *fd = getenv(DAEMON_STANDBY_ENV);
+    if (NULL == fd) {
+        return -1;
+    }
+    bool ours = 0 == strcmp(fd, "3");
+    unsetenv(DAEMON_STANDBY_ENV);
+    int sock = ours ? fcntl(STANDBY_FD, F_DUPFD_CLOEXEC, 10) : -1;
+    if (sock < 0) {
+        fprintf(stderr, LAUNCHER_NAME ": " DAEMON_STANDBY_ENV " is for the daemon's own runs\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    close(STANDBY_FD);
+    /* A failure is said by the job's run, which loads it again. */
+    (void)mapping_preload();
+    int rc = daemon_wire_recv(sock, &job);
+    int err = errno;
+    close(sock);
+    size_t nargs;
+    if (1 == rc) {
+        /* The daemon stopped, or dropped this standby. */
+        return 0;
+    }
+    if (0 != rc || !well_formed(&job, &nargs) ||
+        NULL == (job_argv = calloc(nargs + 1, sizeof(*job_argv)))) {
+        fprintf(stderr, LAUNCHER_NAME ": no job came from the daemon: %s\n",
+                0 != rc ? strerror(err) : "malformed");
+        daemon_wire_release(&job);
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    if (0 != take_fds(&job)) {
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    if (0 != chdir(job.words[1])) {
+        fprintf(stderr, DAEMON_NAME ": cannot enter the job's working directory\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    memcpy(job_argv, job.words + 3, nargs * sizeof(*job_argv));
+    environ = job.words + 3 + nargs;
+    *argc = (int)nargs;
+    *argv = job_argv;
+    return -1;
+}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# daemon_standby.sh - the daemon's standby run (src/launcher/daemon_standby.c):
+# a job started by it runs as a run of its own would (working directory,
+# environment, fds, exit status, options), the job's pid is the standby's,
+# a job whose start-time environment differs gets a run of its own, a
+# killed standby makes the next job fall back, and nothing of it is left
+# after `daemon stop` or after the daemon is SIGKILLed.
+source "$(dirname "$0")/lib.sh"
+
+# The daemon's standby: its child started with DROVER_DAEMON_STANDBY that
+# is not one of its jobs' runs (a job's run started from the standby keeps
+# that variable in /proc/PID/environ).
+standby_pid() {
+  local d p jobs
+  d=$(daemon_pid)
+  jobs=" $(job_pids) "
+  for p in $(pgrep -P "$d" 2>/dev/null); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'DROVER_DAEMON_STANDBY=3' &&
+      [[ "$jobs" != *" $p "* ]]; then
+      echo "$p"
+    fi
+  done
+}
+
+# Waits (bounded) for a standby other than $1 (default: any); prints it.
+wait_standby() {
+  local s
+  for _ in $(seq 100); do
+    s=$(standby_pid)
+    if [ -n "$s" ] && [ "$s" != "${1:-}" ]; then
+      echo "$s"
+      return 0
+    fi
+    sleep 0.05
+  done
+  return 1
+}
+
+last_job_pid() {
+  "$DROVER" ps --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["pid"])'
+}
+
+gone() { # pid: no such process within 5 s
+  for _ in $(seq 100); do
+    [ -d "/proc/$1" ] || return 0
+    sleep 0.05
+  done
+  return 1
+}
+
+# The variable is the daemon's: set by hand, one line and nothing run.
+DROVER_DAEMON_STANDBY=3 dr run -n 1 echo ran
+check "DROVER_DAEMON_STANDBY without the daemon's socket: exit 1, one line" \
+  test "$rc" -eq 1 -a -z "$out" -a -n "$(one_line "$err" "daemon's own runs" && echo y)"
+DROVER_DAEMON_STANDBY=3 dr run -n 1 echo ran 3</dev/null
+check "... on a fd that is no socket: exit 1, one line" \
+  test "$rc" -eq 1 -a -z "$out" -a -n "$(one_line "$err" "no job came" && echo y)"
+
+# The standby must not hold the output of the command that started the
+# daemon (a `$(drover daemon start)` would wait for it forever).
+dr daemon start
+check "the daemon starts" test "$rc" -eq 0
+s1=$(wait_standby)
+check "a standby run waits once the daemon has started" test -n "$s1"
+check "... one only" test "$(standby_pid | wc -l)" -eq 1
+check "... on the daemon's stdout (/dev/null) and stderr (its log)" \
+  test "$(readlink "/proc/$s1/fd/1")" = /dev/null -a \
+  "$(readlink "/proc/$s1/fd/2")" = "$(readlink -f "$state/daemon.log")"
+
+# A job through the standby: its own directory, environment, fds, status.
+mkdir -p "$work/there"
+out=$(cd "$work/there" && echo from-stdin | STANDBY_VAR=job-value \
+  timeout -s KILL 60 "$DROVER" run --daemon -n 1 sh -c \
+  'pwd; echo "$STANDBY_VAR"; cat; echo to-stderr >&2; exit 7' 2>"$work/err")
+rc=$?
+check "a job through the standby: its exit status (7)" test "$rc" -eq 7
+check "... its working directory, environment and stdin" \
+  test "$out" = "$work/there"$'\n'job-value$'\n'from-stdin
+check "... its stderr" test "$(head -1 "$work/err")" = to-stderr
+check "... and its run was the standby (same pid)" test "$(last_job_pid)" = "$s1"
+check "... which is gone once the job ended" gone "$s1"
+s2=$(wait_standby "$s1")
+check "another standby replaces the one used" test -n "$s2"
+
+# Options the standby cannot have known.
+out=$(timeout -s KILL 60 "$DROVER" run --daemon --tag-output -n 2 --oversubscribe \
+  sh -c 'echo "r$PMIX_RANK"' | sort | tr '\n' ' ')
+check "--tag-output is honoured through the standby" test "$out" = "[0] r0 [1] r1 "
+check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s2"
+s3=$(wait_standby "$s2")
+cores=$(nproc)
+for opt in "" --use-hwthread-cpus; do
+  timeout -s KILL 60 "$DROVER" run $opt -n $((cores + 1)) true >/dev/null 2>"$work/alone"
+  alone=$?
+  s=$(wait_standby)
+  timeout -s KILL 60 "$DROVER" run --daemon $opt -n $((cores + 1)) true >/dev/null \
+    2>"$work/err"
+  check "${opt:-no option}: more ranks than slots, as a standalone run says" \
+    test $? -eq "$alone" -a "$(cat "$work/err")" = "$(cat "$work/alone")" \
+    -a -s "$work/err"
+  check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s"
+done
+s4=$(wait_standby)
+timeout -s KILL 60 "$DROVER" run --daemon --trace "$work/trace.json" -n 1 true
+check "--trace through the standby: status 0" test $? -eq 0
+check "... the trace is written" grep -q '"traceEvents"' "$work/trace.json"
+check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s4"
+
+# A submitted job: output files, and its trace, as ever.
+s5=$(wait_standby "$s4")
+dr submit -n 2 --oversubscribe sh -c 'echo "out $PMIX_RANK"'
+id=$out
+dr wait "$id"
+check "a submitted job through the standby: status 0" test "$rc" -eq 0
+check "... (it ran in the standby)" test "$(last_job_pid)" = "$s5"
+dr output "$id"
+check "... its output kept" test "$(sort <<<"$out" | tr '\n' ' ')" = "out 0 out 1 "
+dr trace "$id"
+check "... and its trace" grep -q '"traceEvents"' <<<"$out"
+
+# What the process reads as it starts must be the job's.
+s6=$(wait_standby "$s5")
+out=$(LD_BIND_NOW=1 timeout -s KILL 60 "$DROVER" run --daemon -n 1 sh -c 'echo "$LD_BIND_NOW"')
+check "a job whose LD_* differs: runs, with it" test "$out" = 1
+check "... in a run of its own (not the standby)" test "$(last_job_pid)" != "$s6"
+check "... and the standby still waits" test "$(standby_pid)" = "$s6"
+
+# A standby killed: the next job falls back, and a new standby follows.
+kill -KILL "$s6"
+check "a killed standby is reaped" gone "$s6"
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 1 sh -c 'echo fell back; exit 3')
+check "... the next job still runs (its status, 3)" test $? -eq 3 -a "$out" = "fell back"
+check "... in a run of its own" test "$(last_job_pid)" != "$s6"
+s7=$(wait_standby "$s6")
+check "... and a standby comes back once it has ended" test -n "$s7"
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 1 echo again)
+check "... and is used" test "$out" = again -a "$(last_job_pid)" = "$s7"
+
+# Nothing left: after stop, and after the daemon is SIGKILLed.
+s8=$(wait_standby "$s7")
+pids=$(job_pids)
+dr daemon stop
+check "daemon stop: the standby is gone" gone "$s8"
+check "... with every job's run, and nothing left" jobs_gone $pids
+check "... nor in the state directory" stopped
+
+# A job's command has its status before the run's teardown: stopping or
+# killing the daemon at once must not leave that run's files behind.
+dr daemon start
+s9=$(wait_standby)
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 2 --oversubscribe echo done)
+run9=$(last_job_pid)
+dr daemon stop
+check "daemon stop just after a job's status: its run's teardown completes" \
+  test "$rc" -eq 0 -a "$run9" = "$s9"
+check "... nothing of it left" jobs_gone "$run9"
+
+dr daemon start
+s10=$(wait_standby)
+check "a new daemon has a standby" test -n "$s10"
+kill -KILL "$(daemon_pid)"
+check "the daemon SIGKILLed: its standby dies with it" gone "$s10"
+check "... leaving nothing" jobs_gone "$s10"
+
+dr daemon start
+wait_standby >/dev/null
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 2 --oversubscribe echo done)
+run11=$(last_job_pid)
+kill -KILL "$(daemon_pid)"
+check "the daemon SIGKILLed as a job's command returns: the job's run ends" gone "$run11"
+check "... leaving nothing" jobs_gone "$run11"
+
+done_testing
