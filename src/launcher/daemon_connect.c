@@ -129,9 +129,8 @@ static void complete(meeting_t *mt)
         size_t n = 1;
         for (size_t k = 0; k < mt->nmembers; k++) {
             const member_t *other = &mt->members[k];
-            if (k != i) {
-                memcpy(words + n, other->descriptions, other->ndescriptions * sizeof(*words));
-                n += other->ndescriptions;
+            for (size_t w = 0; k != i && w < other->ndescriptions; w++) {
+                words[n++] = other->descriptions[w];
             }
         }
         if (0 != daemon_wire_send(mt->members[i].fd, words, n, NULL, 0)) {
