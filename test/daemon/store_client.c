@@ -212,8 +212,7 @@ static pmix_status_t describe_other(const pmix_nspace_t nspace, char *text, size
     }
     if (PMIX_SUCCESS == rc) {
         snprintf(text, size, "size %u; host %s; appnum %u; peers %s; says %s", vsize->data.uint32,
-                 host->data.string, appnum->data.uint32, peers->data.string,
-                 greeting->data.string);
+                 host->data.string, appnum->data.uint32, peers->data.string, greeting->data.string);
     }
     pmix_value_t *values[] = {vsize, host, appnum, peers, greeting};
     for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
@@ -359,7 +358,8 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(stderr, "usage: store-client publish|lookup|unpublish|meet|family ... (under drover)\n");
+        fprintf(stderr,
+                "usage: store-client publish|lookup|unpublish|meet|family ... (under drover)\n");
         return 2;
     }
     int status = 2;
