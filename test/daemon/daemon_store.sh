@@ -76,6 +76,23 @@ check "... its 2 ranks get the late job's size 3, host, appnum, data and peers" 
 check "... after waiting in PMIx_Connect until the late job came (>= 1.5 s)" \
   all_at_least 1.5 2 <<<"$(seconds "$out")"
 
+# Three jobs (of 1, 2 and 1 ranks), the last 2 s late.
+dr submit -n 1 "$STORE" meet meet.x meet.y,meet.z 0 30
+first=$out
+dr submit -n 2 --oversubscribe "$STORE" meet meet.y meet.z,meet.x 0 30
+second=$out
+ranks 1 meet meet.z meet.x,meet.y 2 30
+check "PMIx_Connect of three jobs: the last one's rank connects" \
+  grep -q "^rank 0: connected after [0-9.]* s; size 1; host $host; .*; says hello from rank 0; disconnected$" <<<"$out"
+dr wait "$first"
+dr output "$first"
+check "... the first job's rank, after waiting for the last (>= 1.5 s)" \
+  all_at_least 1.5 1 <<<"$(seconds "$(grep "^rank 0: connected after [0-9.]* s; size 2; host $host; .*; says hello from rank 1; disconnected$" <<<"$out")")"
+dr wait "$second"
+dr output "$second"
+check "... and the second's 2 ranks too" \
+  all_at_least 1.5 2 <<<"$(seconds "$(grep "^rank [01]: connected after [0-9.]* s; size 1; host $host; .*; says hello from rank 0; disconnected$" <<<"$out")")"
+
 dr submit -n 1 "$STORE" expose color blue 3
 quitter=$out
 ranks 2 meet meet.c svc.nspace 0 30

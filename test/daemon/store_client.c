@@ -21,16 +21,16 @@
  *   store-client unpublish KEY [VALUE]
  *       publishes KEY (indef, VALUE or "soon gone"), then unpublishes it:
  *       prints "unpublished" or "unpublish failed: STATUS" (exit 1).
- *   store-client meet MINE THEIRS DELAY TIMEOUT
+ *   store-client meet MINE THEIRS[,THEIRS...] DELAY TIMEOUT
  *       every rank commits "meet.greeting" ("hello from rank R"); rank 0
- *       publishes its namespace as MINE; every rank looks THEIRS up
- *       (waiting), sleeps DELAY seconds, then connects with that job
- *       (PMIX_TIMEOUT TIMEOUT, 0: none) and prints one line: "rank R:
- *       connected after S s; size N; host H; appnum A; peers P; says G;
- *       disconnected" (of the other job: its PMIX_JOB_SIZE, the
- *       PMIX_HOSTNAME, PMIX_APPNUM and greeting of its last rank, its
- *       PMIX_LOCAL_PEERS), or "rank R: connect failed after S s: STATUS"
- *       (exit 1).
+ *       publishes its namespace as MINE; every rank looks each THEIRS up
+ *       (waiting), sleeps DELAY seconds, then connects with those jobs
+ *       (up to 3; PMIX_TIMEOUT TIMEOUT, 0: none) and prints one line:
+ *       "rank R: connected after S s; size N; host H; appnum A; peers P;
+ *       says G; disconnected" (of the first other job: its
+ *       PMIX_JOB_SIZE, the PMIX_HOSTNAME, PMIX_APPNUM and greeting of its
+ *       last rank, its PMIX_LOCAL_PEERS), or "rank R: connect failed
+ *       after S s: STATUS" (exit 1).
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -223,11 +223,14 @@ static pmix_status_t describe_other(const pmix_nspace_t nspace, char *text, size
     return rc;
 }
 
+#define MEET_MAX_JOBS 4
+
 static int meet(const pmix_proc_t *me, char **argv)
 {
     pmix_info_t info;
-    pmix_proc_t procs[2];
-    pmix_nspace_t theirs;
+    pmix_proc_t procs[MEET_MAX_JOBS];
+    pmix_nspace_t theirs[MEET_MAX_JOBS];
+    size_t njobs = 1;
     char about[512] = "", hello[64];
     snprintf(hello, sizeof(hello), "hello from rank %u", me->rank);
     pmix_value_t greeting = {.type = PMIX_STRING, .data.string = hello};
@@ -240,25 +243,30 @@ static int meet(const pmix_proc_t *me, char **argv)
         rc = PMIx_Publish(&info, 1);
     }
     PMIX_INFO_DESTRUCT(&info);
-    if (PMIX_SUCCESS == rc) {
-        rc = look_up_nspace(argv[3], theirs);
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    for (char *key = strtok(argv[3], ","); PMIX_SUCCESS == rc && NULL != key;
+         key = strtok(NULL, ",")) {
+        if (MEET_MAX_JOBS == njobs) {
+            rc = PMIX_ERR_BAD_PARAM;
+        } else if (PMIX_SUCCESS == (rc = look_up_nspace(key, theirs[njobs]))) {
+            PMIX_LOAD_PROCID(&procs[njobs], theirs[njobs], PMIX_RANK_WILDCARD);
+            njobs++;
+        }
     }
     sleep((unsigned)atoi(argv[4]));
     int timeout = atoi(argv[5]);
     PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
     double start = now();
     if (PMIX_SUCCESS == rc) {
-        PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
-        PMIX_LOAD_PROCID(&procs[1], theirs, PMIX_RANK_WILDCARD);
-        rc = PMIx_Connect(procs, 2, timeout > 0 ? &info : NULL, timeout > 0 ? 1 : 0);
+        rc = PMIx_Connect(procs, njobs, timeout > 0 ? &info : NULL, timeout > 0 ? 1 : 0);
     }
     double waited = now() - start;
     PMIX_INFO_DESTRUCT(&info);
     if (PMIX_SUCCESS == rc) {
-        rc = describe_other(theirs, about, sizeof(about));
+        rc = describe_other(theirs[1], about, sizeof(about));
     }
     if (PMIX_SUCCESS == rc) {
-        rc = PMIx_Disconnect(procs, 2, NULL, 0);
+        rc = PMIx_Disconnect(procs, njobs, NULL, 0);
     }
     if (PMIX_SUCCESS != rc) {
         printf("rank %u: connect failed after %.1f s: %s\n", me->rank, waited,
