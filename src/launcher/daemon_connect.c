@@ -24,6 +24,7 @@
  *  - A job's spawned jobs ("<prefix>.<id>-N") belong to its run: they are
  *    owned by the job "<prefix>.<id>-0".
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,52 +230,54 @@ static meeting_t *find(const char *signature)
     return NULL;
 }
 
+/* A new meeting of the jobs ids, taking sig over. NULL when memory runs
+ * out (sig freed). */
+static meeting_t *meeting_new(char *sig, const unsigned *ids, size_t nids, unsigned timeout,
+                              struct event_base *base)
+{
+    meeting_t *mt = calloc(1, sizeof(*mt));
+    if (NULL == mt) {
+        free(sig);
+        return NULL;
+    }
+    mt->signature = sig;
+    mt->next = meetings;
+    meetings = mt;
+    struct timeval tv = {(time_t)timeout, 0};
+    if (NULL == (mt->members = calloc(nids, sizeof(*mt->members))) ||
+        (timeout > 0 && (NULL == (mt->timer = evtimer_new(base, on_timeout, mt)) ||
+                         0 != evtimer_add(mt->timer, &tv)))) {
+        meeting_free(mt);
+        return NULL;
+    }
+    mt->nmembers = nids;
+    for (size_t i = 0; i < nids; i++) {
+        mt->members[i] = (member_t){.job = ids[i], .fd = -1};
+    }
+    return mt;
+}
+
 /* The meeting of the request, started if new; NULL after answering fd. */
 static meeting_t *meeting_of(const daemon_jobs_t *jobs, int fd, char *const *words, size_t nprocs,
                              unsigned timeout, struct event_base *base)
 {
     char *sig = make_signature(words[0], words + 4, 2 * nprocs);
     meeting_t *mt = NULL == sig ? NULL : find(sig);
-    if (NULL != mt || NULL == sig) {
+    unsigned *ids = NULL == sig || NULL != mt ? NULL : malloc(nprocs * sizeof(*ids));
+    if (NULL != mt || NULL == ids) {
         free(sig);
         if (NULL == mt) {
             answer_status(fd, PMIX_ERR_NOMEM);
         }
         return mt;
     }
-    unsigned *ids = malloc(nprocs * sizeof(*ids));
-    size_t nids = NULL == ids ? 0 : jobs_named(jobs, fd, words + 4, nprocs, ids);
-    if (NULL != ids && 0 == nids) {
-        free(ids);
+    size_t nids = jobs_named(jobs, fd, words + 4, nprocs, ids);
+    if (0 == nids) {
         free(sig);
-        return NULL;
-    }
-    mt = NULL == ids ? NULL : calloc(1, sizeof(*mt));
-    if (NULL != mt) {
-        mt->signature = sig;
-        mt->members = calloc(nids, sizeof(*mt->members));
-        mt->nmembers = nids;
-        mt->next = meetings;
-        meetings = mt;
-    }
-    for (size_t i = 0; NULL != mt && NULL != mt->members && i < nids; i++) {
-        mt->members[i] = (member_t){.job = ids[i], .fd = -1};
+    } else if (NULL == (mt = meeting_new(sig, ids, nids, timeout, base))) {
+        answer_status(fd, PMIX_ERR_NOMEM);
     }
     free(ids);
-    struct timeval tv = {(time_t)timeout, 0};
-    if (NULL != mt && timeout > 0 && NULL != mt->members) {
-        mt->timer = evtimer_new(base, on_timeout, mt);
-    }
-    if (NULL == mt || NULL == mt->members ||
-        (timeout > 0 && (NULL == mt->timer || 0 != evtimer_add(mt->timer, &tv)))) {
-        answer_status(fd, PMIX_ERR_NOMEM);
-        if (NULL != mt) {
-            meeting_free(mt);
-        } else {
-            free(sig);
-        }
-        return NULL;
-    }
     return mt;
 }
 
@@ -312,19 +315,22 @@ static int join(const daemon_jobs_t *jobs, member_t *m, int fd, char *const *des
     return 0;
 }
 
+/* The decimal number word holds, if it is one no larger than max. */
+static bool number(const char *word, unsigned long max, unsigned long *value)
+{
+    char *end;
+    *value = strtoul(word, &end, 10);
+    return '0' <= word[0] && word[0] <= '9' && '\0' == *end && *value <= max;
+}
+
 bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, int fd,
                             char *const *words, size_t nwords)
 {
     unsigned long job, timeout, nprocs;
-    char *end;
-    bool ok = nwords >= 6;
-    job = ok ? strtoul(words[1], &end, 10) : 0;
-    ok = ok && '\0' == *end;
-    timeout = ok ? strtoul(words[2], &end, 10) : 0;
-    ok = ok && '\0' == *end && timeout <= INT32_MAX;
-    nprocs = ok ? strtoul(words[3], &end, 10) : 0;
-    ok = ok && '\0' == *end && nprocs > 0 && nprocs <= CONNECT_MAX_PROCS &&
-         4 + 2 * nprocs <= nwords && 0 == (nwords - 4 - 2 * nprocs) % 2;
+    bool ok = nwords >= 6 && number(words[1], UINT32_MAX, &job) &&
+              number(words[2], INT32_MAX, &timeout) &&
+              number(words[3], CONNECT_MAX_PROCS, &nprocs) && nprocs > 0 &&
+              4 + 2 * nprocs <= nwords && 0 == (nwords - 4 - 2 * nprocs) % 2;
     for (size_t i = 0; ok && i < nprocs; i++) {
         ok = strlen(words[4 + 2 * i]) <= PMIX_MAX_NSLEN;
     }

@@ -121,6 +121,57 @@ ranks 1 family 2
 check "... so does a daemon's job" \
   all_at_least 1.5 1 <<<"$(seconds "$(grep "^family connected after [0-9.]* s; child size 2; disconnected$" <<<"$out")")"
 
+# Requests on the daemon's socket as a run would send them, malformed or
+# not: each answered with its error (or hung up on, by a run that died),
+# and the daemon goes on.
+wire() { # [--hang-up] WORDS...: one request; prints the answer's words
+  python3 - "$state/daemon.sock" "$@" <<'PY'
+import socket, struct, sys
+sock = socket.socket(socket.AF_UNIX)
+sock.connect(sys.argv[1])
+words = sys.argv[2:]
+hang_up = words[0] == "--hang-up"
+payload = b"".join(w.encode() + b"\0" for w in words[hang_up:])
+sock.sendall(struct.pack("=I", len(payload)) + payload)
+if not hang_up:
+    size = struct.unpack("=I", sock.recv(4, socket.MSG_WAITALL))[0]
+    print(" ".join(w.decode() for w in sock.recv(size, socket.MSG_WAITALL).split(b"\0")[:-1]))
+PY
+}
+dr submit -n 1 "$CLIENT" sleep
+one=$out
+dr submit -n 1 "$CLIENT" sleep
+two=$out
+sleeping "$one"
+sleeping "$two"
+ns1=${ns%.*}.$one-0
+ns2=${ns%.*}.$two-0
+bad=0
+for request in "connect $one" "connect $one 0 x $ns1 0" "connect $one 0 3 $ns1 0" \
+  "connect $one 0 1 $(head -c 300 /dev/zero | tr '\0' n) 0" "connect $one 0 1 $ns1 0 odd" \
+  "connect $one -1 1 $ns1 0" "connect $one 0 1 $ns2 0"; do
+  # shellcheck disable=SC2086 # the words of the request
+  [ "$(wire $request)" = "error -27" ] || { echo "# '$request': $(wire $request)"; bad=1; }
+done
+check "malformed connect requests, or one of another job's processes only: PMIX_ERR_BAD_PARAM" \
+  test "$bad" -eq 0
+check "... a namespace of no job: PMIX_ERR_NOT_FOUND" \
+  test "$(wire connect "$one" 0 2 "$ns1" '*' nobody-0 '*')" = "error -46"
+check "... of a job that has ended: PMIX_ERR_PROC_TERM_WO_SYNC" \
+  test "$(wire connect "$one" 0 2 "$ns1" '*' "$ns" '*')" = "error -200"
+check "... of the sender's job alone: ok at once" \
+  test "$(wire disconnect "$one" 0 1 "$ns1" 0)" = ok
+wire --hang-up connect "$one" 0 2 "$ns1" '*' "$ns2" '*'
+sleep 0.2
+check "... a run that hangs up while it waits, then the same again: ends at its timeout" \
+  test "$(wire connect "$one" 1 2 "$ns1" '*' "$ns2" '*')" = "error -24"
+dr kill "$one"
+dr kill "$two"
+dr wait "$one"
+dr wait "$two"
+dr daemon status
+check "... and the daemon goes on" test "$rc" -eq 0
+
 dr submit -n 1 "$STORE" lookup svc.late 30
 late=$out
 sleep 0.5
