@@ -13,6 +13,8 @@
  *   daemon_wire.c    the daemon's own requests: lists of strings, with fds
  *   daemon_jobs.c    the daemon's jobs: queue, fork, reap, output, `ps` rows
  *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
+ *   daemon_spawn.c   the run's command line for a tool's spawn
+ *   daemon_relay.c   tools' job control and queries a job's run answers
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *   daemon_store.c   publications shared by the daemon's jobs
@@ -35,6 +37,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include <time.h>
+
+#include "pmix_common.h"
 
 struct event_base;
 struct launcher;
@@ -59,7 +63,8 @@ struct launcher_job;
 /* Set in a job's environment by the daemon: the fd of the socket on which
  * the run says which ranks are ready for a debugger ("ready RANK
  * BREAKPOINT") and the daemon passes a debugger's release ("release
- * RANK" or "release *"), a message each (daemon_client.c). */
+ * RANK" or "release *"), a message each (daemon_client.c), and tools'
+ * job control and queries (daemon_relay.c). */
 #define DAEMON_CONTROL_ENV "DROVER_DAEMON_CONTROL"
 
 /* Set in a job's environment by the daemon: the prefix its run names its
@@ -210,6 +215,9 @@ bool daemon_jobs_info(const daemon_jobs_t *jobs, unsigned id, daemon_job_info_t 
  * -1. */
 int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg);
 
+/* The same for a message of len bytes (NULs included). */
+int daemon_jobs_control_bytes(daemon_jobs_t *jobs, unsigned id, const char *msg, size_t len);
+
 /* A job of an earlier daemon, from its journal: known again as ended,
  * or, without an end (status -1), as lost (status 128+SIGKILL, as its
  * run died with that daemon). A known id is updated; ids in between are
@@ -346,6 +354,58 @@ void daemon_connect_job_ended(unsigned job);
 
 /* The daemon ends: every waiting request is answered PMIX_ERR_UNREACH. */
 void daemon_connect_cancel(void);
+
+/* ---- daemon_spawn.c --------------------------------------------------- */
+
+/* The `drover run` arguments of a tool's spawn of napps apps with job
+ * info: its debugger and mapping options, then given (drover's own
+ * submit: the arguments as typed, ngiven of them) or each app's section.
+ * *args (NULL-terminated, *nargs of them) is the caller's to free with
+ * launch_free_env. PMIX_ERR_BAD_PARAM for a directive or env entry that
+ * cannot be passed on. */
+pmix_status_t daemon_spawn_args(const pmix_info_t *info, size_t ninfo, const pmix_app_t *apps,
+                                size_t napps, char *const *given, size_t ngiven, char ***args,
+                                size_t *nargs);
+
+/* The directory a tool's app runs in: its cwd, else its PMIX_WDIR; NULL
+ * for none. Borrowed from app. */
+const char *daemon_spawn_dir(const pmix_app_t *app);
+
+/* ---- daemon_relay.c --------------------------------------------------- */
+
+/* A run's answer to a relayed request: its status and results (borrowed
+ * for the call). */
+typedef void (*daemon_relay_fn)(pmix_status_t status, const pmix_info_t *info, size_t ninfo,
+                                void *arg);
+
+/* Have running job id's run carry out PMIx_Job_control directives on
+ * targets (processes of that job), as control.c does for its own tools.
+ * fn gets the run's status later (once, whatever happens), unless this
+ * returns an error. */
+pmix_status_t daemon_relay_control(daemon_jobs_t *jobs, struct event_base *base, unsigned id,
+                                   const pmix_proc_t *targets, size_t ntargets,
+                                   const pmix_info_t *dirs, size_t ndirs, daemon_relay_fn fn,
+                                   void *arg);
+
+/* Have job id's run answer a query (its PMIX_NSPACE qualifier names the
+ * job), as query.c does; fn as above, with the results. */
+pmix_status_t daemon_relay_query(daemon_jobs_t *jobs, struct event_base *base, unsigned id,
+                                 const pmix_query_t *query, daemon_relay_fn fn, void *arg);
+
+/* A job's run answered ("relayed ID STATUS\n" and the results; len
+ * bytes). */
+void daemon_relay_answered(const char *msg, size_t len);
+
+/* Job id ended, or the daemon stops: what is waiting for it (or for
+ * anyone) is answered PMIX_ERR_UNREACH. */
+void daemon_relay_job_ended(unsigned id);
+void daemon_relay_cancel(void);
+
+/* In a daemon's job: a "jobctl" or "query" request of the daemon (msg,
+ * len bytes), carried out for job and answered on fd. False when msg is
+ * not one. */
+bool daemon_relay_serve(struct launcher *run, const struct launcher_job *job, int fd,
+                        const char *msg, size_t len);
 
 /* ---- daemon.c: for the client ----------------------------------------- */
 

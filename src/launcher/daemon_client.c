@@ -22,7 +22,9 @@
  *    PMIx_Init or the application, or held at exec) to the daemon on the
  *    control socket (fd 4, DROVER_DAEMON_CONTROL), one message each
  *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
- *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c).
+ *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c). The
+ *    same socket brings tools' job control and queries (daemon_relay.c),
+ *    so a message may be long: its size is read first.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -205,19 +207,26 @@ static void dmodex_answered(pmix_status_t status, char *data, size_t size, void 
 
 /* What the daemon says on the control socket, a message each:
  * "release RANK" or "release *"; "modex ID NSPACE RANK", another job
- * asking for the data of a process of this run. */
+ * asking for the data of a process of this run; "jobctl" and "query", a
+ * tool's request (daemon_relay.c). */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
-    char msg[PMIX_MAX_NSLEN + 64], nspace[PMIX_MAX_NSLEN + 1];
-    ssize_t n = recv((int)fd, msg, sizeof(msg) - 1, MSG_DONTWAIT);
+    char small[PMIX_MAX_NSLEN + 64], nspace[PMIX_MAX_NSLEN + 1], *msg = small;
+    /* A relayed request may be long: its size first. */
+    ssize_t n = recv((int)fd, NULL, 0, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
+    if (n >= (ssize_t)sizeof(small) && NULL == (msg = malloc((size_t)n + 1))) {
+        msg = small;
+    }
+    n = recv((int)fd, msg, small == msg ? sizeof(small) - 1 : (size_t)n, MSG_DONTWAIT);
+    launcher_job_t *job = arg;
     unsigned rank;
     unsigned long id;
     if (n > 0) {
         msg[n] = '\0';
         if (0 == strcmp(msg, "release *")) {
-            release(arg, PMIX_RANK_WILDCARD);
+            release(job, PMIX_RANK_WILDCARD);
         } else if (1 == sscanf(msg, "release %u", &rank)) {
-            release(arg, rank);
+            release(job, rank);
         } else if (3 == sscanf(msg, "modex %lu %255s %u", &id, nspace, &rank)) {
             pmix_proc_t proc;
             PMIX_LOAD_PROCID(&proc, nspace, rank);
@@ -225,9 +234,14 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
                                                           (void *)(uintptr_t)id)) {
                 dmodex_answered(PMIX_ERR_NOT_FOUND, NULL, 0, (void *)(uintptr_t)id);
             }
+        } else {
+            daemon_relay_serve(job->run, job, (int)fd, msg, (size_t)n);
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         daemon_client_unwatch();
+    }
+    if (small != msg) {
+        free(msg);
     }
 }
 

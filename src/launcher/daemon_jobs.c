@@ -26,7 +26,8 @@
  *    process table of PMIx_Query_info.
  *  - Its control socket (fd 4) carries what a debugger needs: the ranks
  *    ready for it, up to the tools (daemon_pmix_job_ready), and the
- *    tools' releases, down to the run (daemon_client.c).
+ *    tools' releases, down to the run (daemon_client.c); and the tools'
+ *    job control and queries the run answers (daemon_relay.c).
  *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.
@@ -384,7 +385,8 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
 
 /* What the run says on the control socket: "ready RANK BREAKPOINT", a
  * rank waiting for a debugger, for the tools; "modexdata ...", the answer
- * to another job's "modex" (daemon_modex.c), as long as its data. */
+ * to another job's "modex" (daemon_modex.c), as long as its data;
+ * "relayed ...", the answer to a tool's request (daemon_relay.c). */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     djob_t *job = arg;
@@ -403,6 +405,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             daemon_pmix_job_ready(job->id, rank, msg + at);
         } else if (0 == strncmp(msg, "modexdata ", 10)) {
             daemon_modex_answered(msg);
+        } else if (0 == strncmp(msg, "relayed ", 8)) {
+            daemon_relay_answered(msg, (size_t)n);
         }
     } else if (0 == n || (EINTR != errno && EAGAIN != errno)) {
         stop_event(&job->control_ev);
@@ -704,14 +708,18 @@ unsigned daemon_jobs_end_all(daemon_jobs_t *jobs, int sig)
     return jobs->nrunning;
 }
 
-int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg)
+int daemon_jobs_control_bytes(daemon_jobs_t *jobs, unsigned id, const char *msg, size_t len)
 {
     djob_t *job = find(jobs, id);
-    size_t n = strlen(msg);
     if (NULL == job || JOB_RUNNING != job->state || job->control_w < 0) {
         return -1;
     }
-    return (ssize_t)n == send(job->control_w, msg, n, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
+    return (ssize_t)len == send(job->control_w, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT) ? 0 : -1;
+}
+
+int daemon_jobs_control(daemon_jobs_t *jobs, unsigned id, const char *msg)
+{
+    return daemon_jobs_control_bytes(jobs, id, msg, strlen(msg));
 }
 
 int daemon_jobs_release(daemon_jobs_t *jobs, unsigned id, const char *rank)

@@ -15,20 +15,27 @@
  *    are the daemon's main thread's. Each call copies what it needs and
  *    posts a closure to the main loop (eventq), which answers through the
  *    library's callback, as host.c does for a run.
- *  - A spawn is a job like a submitted one: a `drover run` child with the
- *    app's program, count, working directory and environment (the
- *    daemon's, with the app's entries on top). drover's own `submit`
+ *  - A spawn is a job like a submitted one: a `drover run` child in the
+ *    daemon's environment, each app one section of the run's command
+ *    line (daemon_spawn.c), so that ranks of app 0 come first and each
+ *    rank gets its app's PMIX_APPNUM. drover's own `submit`
  *    passes the run's arguments as they were typed (DROVER_SPAWN_RUN_ARGS)
  *    and its whole environment. The reply is the job's namespace
  *    "<daemon's namespace>.<id>".
  *  - Queries about jobs are answered here: namespaces, job status, the
  *    process table (the ranks the run reported), the exit status
- *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`.
- *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run, which
- *    passes INT, TERM and HUP on to its ranks (see daemon_jobs.c).
+ *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`. Other
+ *    keys of a query naming a running job go to its run (daemon_relay.c:
+ *    its size, time left, marks...); the library answers process sets,
+ *    groups and attributes itself, so those are left out here.
+ *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run as
+ *    signals, which it passes on to its ranks (daemon_jobs.c); any other
+ *    directive (PAUSE, RESUME, CHECKPOINT, PREEMPTIBLE...) goes to the
+ *    run on its control socket (daemon_relay.c), which carries it out
+ *    with control.c, and the run's status is the answer.
  *  - Debugging: a spawn's PMIX_DEBUG_STOP_IN_INIT, _ON_EXEC or _IN_APP
- *    (true) is the run's --stop-* option, so the run's debug.c stops the
- *    ranks. The run passes each PMIX_READY_FOR_DEBUG on (daemon_jobs.c's
+ *    is the run's --stop-* option (daemon_spawn.c), so the run's debug.c
+ *    stops the ranks it names. The run passes each PMIX_READY_FOR_DEBUG on (daemon_jobs.c's
  *    control socket), which is raised here for the tools. A tool's
  *    PMIX_DEBUGGER_RELEASE naming a job (custom range or affected procs;
  *    every job when it names none) reaches the host's notify_event and
@@ -68,6 +75,7 @@ static struct {
     daemon_pmix_host_t host;
     eventq_t posts;
     struct event *wake;
+    struct event_base *base;
     bool up;
     bool stopping; /* spawns are refused */
     char rendezvous[300]; /* the file's name in the state directory */
@@ -178,134 +186,34 @@ static char **string_array(const pmix_value_t *v, size_t *n)
     return v->data.darray->array;
 }
 
-/* The run's arguments for a tool's app: -n N [--wdir DIR] -- argv. */
-static char **app_args(const pmix_app_t *app, const char *wdir, size_t *nargs)
-{
-    size_t argc = 0;
-    while (NULL != app->argv && NULL != app->argv[argc]) {
-        argc++;
-    }
-    char **args = calloc(argc + 7, sizeof(*args));
-    char count[16];
-    size_t n = 0;
-    if (NULL == args) {
-        return NULL;
-    }
-    snprintf(count, sizeof(count), "%d", app->maxprocs);
-    args[n++] = strdup("-n");
-    args[n++] = strdup(count);
-    if (NULL != wdir) {
-        args[n++] = strdup("--wdir");
-        args[n++] = strdup(wdir);
-    }
-    args[n++] = strdup("--");
-    if (0 == argc) {
-        args[n++] = strdup(app->cmd);
-    }
-    for (size_t i = 0; i < argc; i++) {
-        args[n++] = strdup(app->argv[i]);
-    }
-    *nargs = n;
-    for (size_t i = 0; i < n; i++) {
-        if (NULL == args[i]) {
-            launch_free_env(args);
-            return NULL;
-        }
-    }
-    return args;
-}
-
-/* The job's environment: the daemon's with the app's entries on top, or
- * (exact) the app's alone. */
-static char **app_env(const pmix_app_t *app, bool exact)
-{
-    static char *none[] = {NULL};
-    char **env = launch_copy_env(exact ? (NULL != app->env ? app->env : none) : environ);
-    for (size_t e = 0; !exact && NULL != env && NULL != app->env && NULL != app->env[e]; e++) {
-        const char *eq = strchr(app->env[e], '=');
-        char *name = NULL == eq ? NULL : strndup(app->env[e], (size_t)(eq - app->env[e]));
-        char **grown = NULL == name ? env : launch_setenv(env, name, eq + 1);
-        free(name);
-        if (NULL == grown) {
-            launch_free_env(env);
-        }
-        env = grown;
-    }
-    return env;
-}
-
-/* The run's options for a spawn's debugger directives, borrowed: true
- * is the --stop-* option (every rank), false nothing. Rank lists do not
- * pass through the daemon: PMIX_ERR_NOT_SUPPORTED. */
-static pmix_status_t debug_options(const pmix_info_t *info, size_t ninfo, char *opts[3], size_t *n)
-{
-    static const struct {
-        const char *key;
-        char *option;
-    } map[] = {{PMIX_DEBUG_STOP_IN_INIT, "--stop-in-init"},
-               {PMIX_DEBUG_STOP_ON_EXEC, "--stop-on-exec"},
-               {PMIX_DEBUG_STOP_IN_APP, "--stop-in-app"}};
-    *n = 0;
-    for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
-        const pmix_value_t *v = directive_find(info, ninfo, map[k].key);
-        if (NULL != v && PMIX_BOOL != v->type) {
-            return PMIX_ERR_NOT_SUPPORTED;
-        }
-        if (NULL != v && v->data.flag) {
-            opts[(*n)++] = map[k].option;
-        }
-    }
-    return PMIX_SUCCESS;
-}
-
-/* Queue `drover run` with the debugger options, then args (borrowed). */
-static unsigned submit(const char *cwd, char *const *dbg, size_t ndbg, char *const *args,
-                       size_t nargs, char *const *env, const char **why)
-{
-    char **all = calloc(ndbg + nargs + 1, sizeof(*all));
-    unsigned id = 0;
-    if (NULL != all) {
-        memcpy(all, dbg, ndbg * sizeof(*all));
-        memcpy(all + ndbg, args, nargs * sizeof(*all));
-        id = daemon_jobs_submit(dp.host.jobs, cwd, all, ndbg + nargs, env, NULL, why);
-    }
-    free(all);
-    return id;
-}
-
 static void handle_spawn(call_t *c)
 {
-    const pmix_app_t *app = &c->apps[0];
     const pmix_value_t *v = directive_find(c->info, c->ninfo, DROVER_SPAWN_RUN_ARGS);
-    const pmix_value_t *wd = directive_find(app->info, app->ninfo, PMIX_WDIR);
-    size_t nargs = 0;
-    char **given = string_array(v, &nargs), **args = NULL, **env;
-    const char *cwd = NULL != app->cwd && '\0' != app->cwd[0] ? app->cwd
-                      : NULL != wd && PMIX_STRING == wd->type ? wd->data.string
-                                                              : "/";
+    size_t ngiven = 0;
+    char **given = string_array(v, &ngiven);
+    const char *dir = daemon_spawn_dir(&c->apps[0]), *cwd = NULL != dir ? dir : "/";
     const char *why = "out of memory";
+    static char *none[] = {NULL};
+    /* drover's own submit gives the run's whole environment too. */
+    char *const *env = NULL == given ? environ : NULL != c->apps[0].env ? c->apps[0].env : none;
     unsigned id = 0;
-    char *dbg[3];
-    size_t ndbg;
+    char **args = NULL;
+    size_t nargs = 0;
 
-    if (1 != c->napps || dp.stopping ||
-        PMIX_SUCCESS != debug_options(c->info, c->ninfo, dbg, &ndbg)) {
-        /* A run has one app; a stopping daemon starts nothing more. */
-        c->spawn_cb(dp.stopping ? PMIX_ERR_NOT_AVAILABLE : PMIX_ERR_NOT_SUPPORTED, NULL, c->cbdata);
+    if (dp.stopping) {
+        /* A stopping daemon starts nothing more. */
+        c->spawn_cb(PMIX_ERR_NOT_AVAILABLE, NULL, c->cbdata);
         return;
     }
-    if (NULL == given && NULL == (args = app_args(app, NULL != wd ? cwd : NULL, &nargs))) {
-        c->spawn_cb(PMIX_ERR_NOMEM, NULL, c->cbdata);
-        return;
-    }
-    if (NULL != (env = app_env(app, NULL != given))) {
-        id = submit(cwd, dbg, ndbg, NULL != given ? given : args, nargs, env, &why);
-        launch_free_env(env);
+    pmix_status_t rc =
+        daemon_spawn_args(c->info, c->ninfo, c->apps, c->napps, given, ngiven, &args, &nargs);
+    if (PMIX_SUCCESS == rc) {
+        id = daemon_jobs_submit(dp.host.jobs, cwd, args, nargs, env, NULL, &why);
+        dp.host.spawned(dp.host.arg, id, why);
+        rc = 0 == id ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_SUCCESS;
     }
     launch_free_env(args);
-    dp.host.spawned(dp.host.arg, id, why);
-    c->spawn_cb(0 == id ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_SUCCESS,
-                0 == id ? NULL : (char *)daemon_jobs_nspace(dp.host.jobs, id), c->cbdata);
+    c->spawn_cb(rc, 0 == id ? NULL : (char *)daemon_jobs_nspace(dp.host.jobs, id), c->cbdata);
 }
 
 static pmix_status_t spawn(const pmix_proc_t *proc, const pmix_info_t job_info[], size_t ninfo,
@@ -464,42 +372,134 @@ static unsigned query_job(const pmix_query_t *q)
     return 0;
 }
 
-static void handle_query(call_t *c)
+/* A tool's request waiting for the answers of jobs' runs
+ * (daemon_relay.c): queries gather results, job control the first
+ * failure. */
+typedef struct gathering {
+    size_t waiting; /* answers still to come, and 1 while asking */
+    pmix_status_t status; /* job control: the first failure */
+    results_t *res; /* queries: the results so far */
+    size_t asked; /* queries: the keys asked */
+    pmix_info_cbfunc_t cb;
+    void *cbdata;
+} gathering_t;
+
+static gathering_t *gathering_new(const call_t *c)
 {
-    results_t *res = calloc(1, sizeof(*res));
-    size_t asked = 0;
-    for (size_t q = 0; q < c->nqueries; q++) {
-        for (size_t k = 0; NULL != c->queries[q].keys && NULL != c->queries[q].keys[k]; k++) {
-            asked++;
+    gathering_t *g = calloc(1, sizeof(*g));
+    if (NULL != g) {
+        *g = (gathering_t){.waiting = 1, .cb = c->info_cb, .cbdata = c->cbdata};
+    }
+    return g;
+}
+
+/* One answer (or the asking) is done; the last one answers the tool. */
+static void gathered(gathering_t *g)
+{
+    if (--g->waiting > 0) {
+        return;
+    }
+    if (NULL == g->res) {
+        g->cb(g->status, NULL, 0, g->cbdata, NULL, NULL);
+    } else if (0 == g->res->n) {
+        release_results(g->res);
+        g->cb(PMIX_ERR_NOT_FOUND, NULL, 0, g->cbdata, NULL, NULL);
+    } else {
+        g->cb(g->res->n < g->asked ? PMIX_ERR_PARTIAL_SUCCESS : PMIX_SUCCESS, g->res->info,
+              g->res->n, g->cbdata, release_results, g->res);
+    }
+    free(g);
+}
+
+/* A run's results for keys the daemon passed on. */
+static void query_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo, void *arg)
+{
+    gathering_t *g = arg;
+    for (size_t i = 0; i < ninfo && g->res->n < g->asked; i++) {
+        if (PMIX_SUCCESS == PMIx_Info_xfer(&g->res->info[g->res->n], &info[i])) {
+            g->res->n++;
         }
     }
-    if (NULL == res || (asked > 0 && NULL == (res->info = calloc(asked, sizeof(*res->info))))) {
-        free(res);
+    gathered(g);
+}
+
+/* Pass the keys of q the daemon does not know (keys, n of them) to the
+ * run of the job q names. */
+static void relay_keys(gathering_t *g, unsigned id, const pmix_query_t *q, char **keys, size_t n)
+{
+    if (0 == n || JOB_RUNNING != daemon_jobs_state(dp.host.jobs, id)) {
+        return;
+    }
+    pmix_query_t fwd = {.keys = keys, .qualifiers = q->qualifiers, .nqual = q->nqual};
+    keys[n] = NULL;
+    if (PMIX_SUCCESS == daemon_relay_query(dp.host.jobs, dp.base, id, &fwd, query_relayed, g)) {
+        g->waiting++;
+    }
+}
+
+/* Whether the server library answers key itself (server/query.c): the
+ * daemon's process sets, groups, attributes and URI. The host is asked
+ * every key all the same; it leaves these out, so that each key has one
+ * result. */
+static bool library_key(const char *key)
+{
+    static const char *const keys[] = {PMIX_QUERY_NUM_PSETS,         PMIX_QUERY_PSET_NAMES,
+                                       PMIX_QUERY_PSET_MEMBERSHIP,   PMIX_QUERY_NUM_GROUPS,
+                                       PMIX_QUERY_GROUP_NAMES,       PMIX_QUERY_GROUP_MEMBERSHIP,
+                                       PMIX_QUERY_ATTRIBUTE_SUPPORT, PMIX_SERVER_URI};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
+        if (0 == strcmp(key, keys[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void handle_query(call_t *c)
+{
+    gathering_t *g = gathering_new(c);
+    for (size_t q = 0; NULL != g && q < c->nqueries; q++) {
+        for (size_t k = 0; NULL != c->queries[q].keys && NULL != c->queries[q].keys[k]; k++) {
+            g->asked += !library_key(c->queries[q].keys[k]);
+        }
+    }
+    char **unknown = NULL == g ? NULL : calloc(g->asked + 1, sizeof(*unknown));
+    if (NULL == unknown || NULL == (g->res = calloc(1, sizeof(*g->res))) ||
+        (g->asked > 0 && NULL == (g->res->info = calloc(g->asked, sizeof(*g->res->info))))) {
+        free(unknown);
+        if (NULL != g) {
+            free(g->res);
+        }
+        free(g);
         c->info_cb(PMIX_ERR_NOMEM, NULL, 0, c->cbdata, NULL, NULL);
         return;
     }
+    results_t *res = g->res;
     for (size_t q = 0; q < c->nqueries; q++) {
         unsigned id = query_job(&c->queries[q]);
+        size_t nunknown = 0;
         for (size_t k = 0; NULL != c->queries[q].keys && NULL != c->queries[q].keys[k]; k++) {
+            if (library_key(c->queries[q].keys[k])) {
+                continue;
+            }
             pmix_info_t *out = &res->info[res->n];
             PMIX_INFO_CONSTRUCT(out);
             PMIX_LOAD_KEY(out->key, c->queries[q].keys[k]);
-            if (PMIX_SUCCESS == answer(c->queries[q].keys[k], id, &out->value)) {
+            pmix_status_t rc = answer(c->queries[q].keys[k], id, &out->value);
+            if (PMIX_SUCCESS == rc) {
                 res->n++;
-            } else {
-                PMIX_INFO_DESTRUCT(out);
+                continue;
+            }
+            PMIX_INFO_DESTRUCT(out);
+            if (PMIX_ERR_NOT_SUPPORTED == rc) {
+                unknown[nunknown++] = c->queries[q].keys[k];
             }
         }
+        /* What only the job's run knows (its size, process sets...). */
+        relay_keys(g, id, &c->queries[q], unknown, nunknown);
     }
-    pmix_status_t rc = 0 == res->n      ? PMIX_ERR_NOT_FOUND
-                       : res->n < asked ? PMIX_ERR_PARTIAL_SUCCESS
-                                        : PMIX_SUCCESS;
-    if (0 == res->n) {
-        release_results(res);
-        c->info_cb(rc, NULL, 0, c->cbdata, NULL, NULL);
-        return;
-    }
-    c->info_cb(rc, res->info, res->n, c->cbdata, release_results, res);
+    free(unknown);
+    gathered(g);
 }
 
 static pmix_status_t query(pmix_proc_t *proct, pmix_query_t *queries, size_t nqueries,
@@ -539,7 +539,22 @@ static int control_signal(const pmix_info_t *dirs, size_t ndirs)
     return sig;
 }
 
-static void handle_job_control(call_t *c)
+/* Whether the directives are only kill, terminate and signal, which the
+ * daemon carries out itself by signalling the jobs' runs (queued jobs
+ * included). */
+static bool signals_only(const pmix_info_t *dirs, size_t ndirs)
+{
+    for (size_t i = 0; i < ndirs; i++) {
+        if (!PMIX_CHECK_KEY(&dirs[i], PMIX_JOB_CTRL_KILL) &&
+            !PMIX_CHECK_KEY(&dirs[i], PMIX_JOB_CTRL_TERMINATE) &&
+            !PMIX_CHECK_KEY(&dirs[i], PMIX_JOB_CTRL_SIGNAL)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void signal_jobs(call_t *c)
 {
     int sig = control_signal(c->info, c->ninfo);
     pmix_status_t rc = sig < 0 || 0 == c->nprocs ? PMIX_ERR_BAD_PARAM
@@ -556,6 +571,48 @@ static void handle_job_control(call_t *c)
         }
     }
     c->info_cb(rc, NULL, 0, c->cbdata, NULL, NULL);
+}
+
+static void control_relayed(pmix_status_t status, const pmix_info_t *info, size_t ninfo, void *arg)
+{
+    gathering_t *g = arg;
+    if (PMIX_SUCCESS == g->status) {
+        g->status = status;
+    }
+    gathered(g);
+}
+
+/* Other directives (pause, resume, checkpoint, preemptible...) go to
+ * each target's run, which carries them out with control.c and answers
+ * its status; the first failure is the tool's answer. */
+static void relay_control(call_t *c)
+{
+    gathering_t *g = 0 == c->nprocs ? NULL : gathering_new(c);
+    if (NULL == g) {
+        c->info_cb(0 == c->nprocs ? PMIX_ERR_BAD_PARAM : PMIX_ERR_NOMEM, NULL, 0, c->cbdata, NULL,
+                   NULL);
+        return;
+    }
+    for (size_t i = 0; i < c->nprocs && PMIX_SUCCESS == g->status; i++) {
+        unsigned id = daemon_jobs_find(dp.host.jobs, c->procs[i].nspace);
+        daemon_job_state_t state = daemon_jobs_state(dp.host.jobs, id);
+        g->status = JOB_NONE == state ? PMIX_ERR_NOT_FOUND
+                    : JOB_RUNNING != state
+                        ? PMIX_ERR_NOT_AVAILABLE
+                        : daemon_relay_control(dp.host.jobs, dp.base, id, &c->procs[i], 1, c->info,
+                                               c->ninfo, control_relayed, g);
+        g->waiting += PMIX_SUCCESS == g->status;
+    }
+    gathered(g);
+}
+
+static void handle_job_control(call_t *c)
+{
+    if (signals_only(c->info, c->ninfo)) {
+        signal_jobs(c);
+    } else {
+        relay_control(c);
+    }
 }
 
 static pmix_status_t job_control(const pmix_proc_t *requestor, const pmix_proc_t targets[],
@@ -709,6 +766,7 @@ void daemon_pmix_job_ended(unsigned id, int status)
     if (!dp.up || NULL == nspace) {
         return;
     }
+    daemon_relay_job_ended(id);
     raise_event(PMIX_EVENT_JOB_END, nspace, status);
     if (0 != status) {
         raise_event(status > 128 ? PMIX_ERR_JOB_ABORTED_BY_SIG : PMIX_ERR_JOB_NON_ZERO_TERM, nspace,
@@ -785,6 +843,7 @@ int daemon_pmix_start(const daemon_pmix_host_t *host, struct event_base *base, i
     pmix_rank_t rank = 0;
 
     dp.host = *host;
+    dp.base = base;
     PMIX_LOAD_PROCID(&dp.me, nspace, rank);
     if (PMIX_SUCCESS != eventq_open(&dp.posts) ||
         NULL == (dp.wake = event_new(base, dp.posts.fd, EV_READ | EV_PERSIST, on_wake, NULL)) ||
@@ -832,6 +891,8 @@ void daemon_pmix_stop(int dirfd)
         dp.rendezvous[0] = '\0';
     }
     if (dp.up) {
+        /* Tools waiting for a run get their answer while they can. */
+        daemon_relay_cancel();
         PMIx_server_finalize();
         dp.up = false;
     }

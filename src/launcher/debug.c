@@ -6,7 +6,8 @@
  * Design notes:
  *  - PMIX_DEBUG_STOP_IN_INIT, _ON_EXEC and _IN_APP come in a tool's spawn
  *    job info (a bool, a rank or processes, as the standard allows) or
- *    from --stop-in-init, --stop-on-exec and --stop-in-app (true). Each
+ *    from --stop-in-init, --stop-on-exec and --stop-in-app (true, or an
+ *    array of the ranks given as --stop-in-init=0,2). Each
  *    is checked and kept with the job, and registered as job information:
  *    the client library stops in PMIx_Init by itself, and an application
  *    reads its own stop-in-app directive.
@@ -86,17 +87,64 @@ pmix_status_t debug_take(launcher_job_t *job, const pmix_info_t *info, size_t ni
     return PMIX_SUCCESS;
 }
 
+/* One --stop-* option's directive into *info: true for every rank, else
+ * an array of the ranks listed (below the job's size). */
+static pmix_status_t option_directive(const launcher_job_t *job, const char *key,
+                                      const char *option, const char *ranks, pmix_info_t *info)
+{
+    if ('\0' == ranks[0]) {
+        PMIX_INFO_LOAD(info, key, NULL, PMIX_BOOL);
+        return PMIX_SUCCESS;
+    }
+    size_t n = options_rank_list(ranks, NULL, 0);
+    unsigned *list = calloc(n, sizeof(*list));
+    pmix_data_array_t *array;
+    PMIX_DATA_ARRAY_CREATE(array, n, PMIX_PROC_RANK);
+    if (NULL == list || NULL == array) {
+        free(list);
+        PMIX_DATA_ARRAY_FREE(array);
+        return PMIX_ERR_NOMEM;
+    }
+    options_rank_list(ranks, list, n);
+    for (size_t i = 0; i < n; i++) {
+        if (list[i] >= job->nprocs) {
+            fprintf(stderr, LAUNCHER_NAME ": %s=%s names rank %u, but the job has %u ranks\n",
+                    option, ranks, list[i], job->nprocs);
+            free(list);
+            PMIX_DATA_ARRAY_FREE(array);
+            return PMIX_ERR_BAD_PARAM;
+        }
+        ((pmix_rank_t *)array->array)[i] = list[i];
+    }
+    free(list);
+    PMIX_INFO_CONSTRUCT(info);
+    PMIX_LOAD_KEY(info->key, key);
+    info->value.type = PMIX_DATA_ARRAY;
+    info->value.data.darray = array;
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t debug_take_options(launcher_job_t *job, const launcher_options_t *opts)
 {
-    bool wanted[NKEYS] = {opts->stop_in_init, opts->stop_on_exec, opts->stop_in_app};
+    static const char *const options[NKEYS] = {"--stop-in-init", "--stop-on-exec",
+                                               "--stop-in-app"};
+    const char *wanted[NKEYS] = {opts->stop_in_init, opts->stop_on_exec, opts->stop_in_app};
     pmix_info_t info[NKEYS];
     size_t n = 0;
-    for (size_t k = 0; k < NKEYS; k++) {
-        if (wanted[k]) {
-            PMIX_INFO_LOAD(&info[n++], debug_keys[k], NULL, PMIX_BOOL);
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t k = 0; k < NKEYS && PMIX_SUCCESS == rc; k++) {
+        if (NULL != wanted[k] && PMIX_SUCCESS == (rc = option_directive(job, debug_keys[k], options[k],
+                                                                        wanted[k], &info[n]))) {
+            n++;
         }
     }
-    return debug_take(job, info, n);
+    if (PMIX_SUCCESS == rc) {
+        rc = debug_take(job, info, n);
+    }
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+    return rc;
 }
 
 bool debug_stops_at_exec(const launcher_job_t *job, unsigned rank)

@@ -99,15 +99,17 @@ typedef struct launcher_options {
     bool use_hwthreads;
     bool no_lib_path;         /* leave LD_LIBRARY_PATH alone */
     bool daemon;              /* --daemon: run through the daemon */
-    bool stop_in_init;        /* --stop-in-init, --stop-on-exec, */
-    bool stop_on_exec;        /* --stop-in-app: debugger directives */
-    bool stop_in_app;         /* for every rank (debug.c) */
+    const char *stop_in_init; /* --stop-in-init, --stop-on-exec, */
+    const char *stop_on_exec; /* --stop-in-app: debugger directives */
+    const char *stop_in_app;  /* (debug.c); NULL: not given, "": every
+                               * rank, else the ranks listed ("0,2") */
     const char *types;        /* --types FILE, or NULL */
     const char *trace;        /* --trace FILE, or NULL */
     char *types_text;         /* its text, checked before anything starts */
     const char *job;          /* the job file, or NULL (see jobfile.c) */
     bool grace_given;         /* --grace was on the command line */
-    struct jobfile *jobfile;  /* what jobfile_apply read; owned */
+    struct jobfile *jobfile;  /* what jobfile_apply read, or the apps of
+                               * the ':' syntax (options.c); owned */
 } launcher_options_t;
 
 /* Outcome of options_parse. */
@@ -133,6 +135,11 @@ const char *options_policy_name(launcher_policy_t policy);
 bool options_ranks(const char *text, unsigned *nranks);
 bool options_seconds(const char *text, bool zero_ok, double *seconds);
 bool options_variable_name(const char *s, size_t len);
+
+/* The ranks of a list such as "0,2,5" (each below OPTIONS_MAX_RANKS):
+ * how many there are, 0 when text is not such a list. The first max of
+ * them go to ranks (which may be NULL). */
+size_t options_rank_list(const char *text, unsigned *ranks, size_t max);
 
 /* A --map-by (map) or --bind-to policy: NULL, or the names it wants. */
 const char *options_policy(const char *text, bool map, launcher_policy_t *policy);

@@ -8,7 +8,15 @@
  *    setter.
  *  - Options come first; the first word that is not an option (or the word
  *    after "--") is the program, and everything after it belongs to the
- *    program, options-looking words included.
+ *    program, options-looking words included, up to a word ":".
+ *  - Several apps (MPMD) as mpirun, prterun and hydra take them:
+ *    `-n 2 a : -n 3 b args`. Each ':' starts an app with its own -n, -x and
+ *    --wdir (the options marked per_app); the job's other options come
+ *    before the first program. The apps become a jobfile_t, as a job file's
+ *    would (ranks of app 0 first), and the first section's -x and --wdir
+ *    are then app 0's alone.
+ *  - --stop-in-init, --stop-on-exec and --stop-in-app take an optional
+ *    "=RANKS" (a comma-separated list): only those ranks stop.
  *  - A job file instead of a program: --job FILE, or a single last word
  *    ending in .yml or .yaml (not after "--", which keeps it a program).
  *    Reading it is jobfile.c's.
@@ -40,6 +48,8 @@ typedef struct option_spec {
     const char *arg;        /* the argument's name in the help; NULL: a flag */
     option_setter_t set;    /* NULL: -h, handled by the parser */
     const char *help;
+    bool per_app;           /* an app's own: may follow a ':' */
+    bool value_optional;    /* the value only as --name=VALUE */
 } option_spec_t;
 
 static void complain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -182,14 +192,40 @@ static int set_no_lib_path(launcher_options_t *opts, const char *name, const cha
     return 0;
 }
 
+size_t options_rank_list(const char *text, unsigned *ranks, size_t max)
+{
+    size_t n = 0;
+    for (const char *at = text;; at++) {
+        char *end;
+        errno = 0;
+        unsigned long rank = strtoul(at, &end, 10);
+        if (!isdigit((unsigned char)at[0]) || 0 != errno || rank >= OPTIONS_MAX_RANKS ||
+            (',' != *end && '\0' != *end)) {
+            return 0;
+        }
+        if (NULL != ranks && n < max) {
+            ranks[n] = (unsigned)rank;
+        }
+        n++;
+        if ('\0' == *end) {
+            return n;
+        }
+        at = end;
+    }
+}
+
 /* --stop-in-init, --stop-on-exec and --stop-in-app (name is the spelling
- * given, without a value). */
+ * given): every rank without a value, else the ranks listed. */
 static int set_stop(launcher_options_t *opts, const char *name, const char *value)
 {
-    bool *flag = 0 == strcmp(name, "--stop-in-init")   ? &opts->stop_in_init
-                 : 0 == strcmp(name, "--stop-on-exec") ? &opts->stop_on_exec
-                                                       : &opts->stop_in_app;
-    *flag = true;
+    const char **dest = 0 == strcmp(name, "--stop-in-init")   ? &opts->stop_in_init
+                        : 0 == strcmp(name, "--stop-on-exec") ? &opts->stop_on_exec
+                                                              : &opts->stop_in_app;
+    if (NULL != value && 0 == options_rank_list(value, NULL, 0)) {
+        complain("%s wants a list of ranks such as 0,2,5, not '%s'", name, value);
+        return -1;
+    }
+    *dest = NULL == value ? "" : value;
     return 0;
 }
 
@@ -270,10 +306,10 @@ static int set_bind_to(launcher_options_t *opts, const char *name, const char *v
 }
 
 static const option_spec_t specs[] = {
-    {{"-n", "-np", "--np"}, "N", set_nranks, "start N ranks (required)"},
+    {{"-n", "-np", "--np"}, "N", set_nranks, "start N ranks (required)", true},
     {{"-x"}, "VAR[=value]", set_export,
-     "set VAR in the ranks' environment (repeatable; without a value, drover's own)"},
-    {{"--wdir"}, "DIR", set_wdir, "run the ranks in DIR"},
+     "set VAR in the ranks' environment (repeatable; without a value, drover's own)", true},
+    {{"--wdir"}, "DIR", set_wdir, "run the ranks in DIR", true},
     {{"--tag-output"}, NULL, set_tag_output, "prefix every output line with \"[rank] \""},
     {{"--timeout"}, "SEC", set_timeout,
      "end the job after SEC seconds (exit status 124)"},
@@ -294,12 +330,15 @@ static const option_spec_t specs[] = {
     {{"--no-libpmix-path"}, NULL, set_no_lib_path,
      "do not put drover's libpmix.so.2 directory first on the ranks'\n"
      "                            LD_LIBRARY_PATH"},
-    {{"--stop-in-init"}, NULL, set_stop,
-     "stop every rank in PMIx_Init until a debugger releases it"},
-    {{"--stop-on-exec"}, NULL, set_stop,
-     "stop every rank at exec (state T) until a debugger releases it"},
-    {{"--stop-in-app"}, NULL, set_stop,
-     "tell the ranks to stop where they choose until a debugger releases them"},
+    {{"--stop-in-init"}, "RANKS", set_stop,
+     "stop every rank (or those listed: 0,2) in PMIx_Init\n"
+     "                            until a debugger releases it", false, true},
+    {{"--stop-on-exec"}, "RANKS", set_stop,
+     "stop every rank (or those listed) at exec (state T)\n"
+     "                            until a debugger releases it", false, true},
+    {{"--stop-in-app"}, "RANKS", set_stop,
+     "tell every rank (or those listed) to stop where it\n"
+     "                            chooses until a debugger releases it", false, true},
     {{"--daemon"}, NULL, set_daemon,
      "run through the user's drover daemon (also DROVER_DAEMON=1)"},
     {{"-h", "--help"}, NULL, NULL, "show this help"},
@@ -322,10 +361,13 @@ static const option_spec_t *find_spec(const char *name, size_t len)
 static void print_help(void)
 {
     printf("usage: drover run -n N [options] [--] program [arguments]\n"
+           "       drover run -n N [options] program [arguments] : -n M [-x ..] [--wdir ..]\n"
+           "                  program2 [arguments] [: ...]\n"
            "       drover run [options] job.yml\n\n"
            "Start N ranks of program on this node under drover's PMIx server and\n"
            "forward their output. The exit status is the first non-zero status of\n"
-           "any rank (128+signal for a rank killed by a signal).\n\noptions:\n");
+           "any rank (128+signal for a rank killed by a signal). Each ':' starts\n"
+           "another app of the job with its own -n, -x and --wdir.\n\noptions:\n");
     for (size_t i = 0; i < NSPECS; i++) {
         char spelling[64];
         int len = 0;
@@ -334,7 +376,8 @@ static void print_help(void)
                             0 == j ? "" : ", ", specs[i].names[j]);
         }
         if (NULL != specs[i].arg) {
-            snprintf(spelling + len, sizeof(spelling) - (size_t)len, " %s", specs[i].arg);
+            snprintf(spelling + len, sizeof(spelling) - (size_t)len,
+                     specs[i].value_optional ? "[=%s]" : " %s", specs[i].arg);
         }
         printf("  %-25s %s\n", spelling, specs[i].help);
     }
@@ -348,6 +391,163 @@ static bool is_job_file(const char *word)
            (len > 5 && 0 == strcmp(word + len - 5, ".yaml"));
 }
 
+/* The options at argv[*i] onward into opts, up to the first word that is
+ * not one; "--" ends them too (*after_dashes). app > 0: the options
+ * after the app's ':', only per_app ones. 0, OPTIONS_HELP, or -1 after a
+ * message. */
+static int parse_options(int argc, char **argv, int *i, launcher_options_t *opts, unsigned app,
+                         bool *after_dashes)
+{
+    while (*i < argc) {
+        const char *word = argv[*i];
+        if (0 == strcmp(word, "--")) {
+            *after_dashes = true;
+            (*i)++;
+            return 0;
+        }
+        if ('-' != word[0] || '\0' == word[1]) {
+            return 0;
+        }
+        const char *inline_value = 0 == strncmp(word, "--", 2) ? strchr(word, '=') : NULL;
+        size_t len = NULL == inline_value ? strlen(word) : (size_t)(inline_value - word);
+        const option_spec_t *spec = find_spec(word, len);
+        if (NULL == spec) {
+            complain("unknown option '%.*s'", (int)len, word);
+            return -1;
+        }
+        char name[32];
+        snprintf(name, sizeof(name), "%.*s", (int)len, word);
+        if (app > 0 && !spec->per_app) {
+            complain("%s is the whole job's: give it before the first program, not after ':' "
+                     "number %u (an app takes only -n, -x and --wdir)",
+                     name, app);
+            return -1;
+        }
+        if (NULL == spec->set) {
+            print_help();
+            return OPTIONS_HELP;
+        }
+        const char *value = NULL;
+        if (NULL != spec->arg && NULL != inline_value) {
+            value = inline_value + 1;
+        } else if (NULL != spec->arg && spec->value_optional) {
+            value = NULL;
+        } else if (NULL != spec->arg && *i + 1 < argc) {
+            value = argv[++*i];
+        } else if (NULL != spec->arg) {
+            complain("%s needs a value (%s)", name, spec->arg);
+            return -1;
+        } else if (NULL != inline_value) {
+            complain("%s takes no value", name);
+            return -1;
+        }
+        if (0 != spec->set(opts, name, value)) {
+            return -1;
+        }
+        (*i)++;
+    }
+    return 0;
+}
+
+/* The words of one app: from argv[*i] up to the next ":" (or the end);
+ * *i is left on the ":". */
+static size_t app_words(int argc, char **argv, int *i)
+{
+    int first = *i;
+    while (*i < argc && 0 != strcmp(argv[*i], ":")) {
+        (*i)++;
+    }
+    return (size_t)(*i - first);
+}
+
+/* Add an app of the ':' syntax to jf: words (its program and arguments),
+ * with the -n, -x and --wdir of section. 0, or -1 after a message. */
+static int add_app(jobfile_t *jf, char *const *words, size_t nwords,
+                   const launcher_options_t *section)
+{
+    jobfile_app_t *grown = realloc(jf->apps, (jf->napps + 1) * sizeof(*grown));
+    if (NULL == grown) {
+        complain("out of memory");
+        return -1;
+    }
+    jf->apps = grown;
+    jobfile_app_t *app = &jf->apps[jf->napps++];
+    *app = (jobfile_app_t){.count = section->nranks};
+    app->argv = calloc(nwords + 1, sizeof(*app->argv));
+    app->env = calloc(1, sizeof(*app->env));
+    bool ok = NULL != app->argv && NULL != app->env &&
+              (NULL == section->wdir || NULL != (app->wdir = strdup(section->wdir)));
+    for (size_t w = 0; ok && w < nwords; w++) {
+        ok = NULL != (app->argv[w] = strdup(words[w]));
+    }
+    for (size_t x = 0; ok && x < section->nexports; x++) {
+        /* -x VAR takes drover's own value, as launch_base_env does. */
+        const char *e = section->exports[x], *eq = strchr(e, '=');
+        char *var = NULL == eq ? strdup(e) : strndup(e, (size_t)(eq - e));
+        const char *value = NULL == var ? NULL : NULL == eq ? getenv(var) : eq + 1;
+        char **env = NULL == value ? app->env : launch_setenv(app->env, var, value);
+        ok = NULL != var && NULL != env;
+        app->env = NULL != env ? env : app->env;
+        free(var);
+    }
+    if (!ok) {
+        complain("out of memory");
+    }
+    return ok ? 0 : -1;
+}
+
+/* After app 0 (argv[*i] is ":"): the other apps, each "-n N [-x ..]
+ * [--wdir DIR] [--] program [arguments]". Their apps and app 0's (the
+ * first section's -n, -x and --wdir, which are then app 0's alone) make
+ * opts->jobfile. 0, or -1 after a message. */
+static int parse_apps(int argc, char **argv, int *i, char *const *first, size_t nfirst,
+                      launcher_options_t *opts)
+{
+    jobfile_t *jf = calloc(1, sizeof(*jf));
+    if (NULL == jf) {
+        complain("out of memory");
+        return -1;
+    }
+    opts->jobfile = jf;
+    if (0 != add_app(jf, first, nfirst, opts)) {
+        return -1;
+    }
+    unsigned long total = opts->nranks;
+    while (*i < argc) {
+        unsigned app = jf->napps;
+        launcher_options_t section = {0};
+        bool dashes = false;
+        (*i)++; /* the ":" */
+        int rc = parse_options(argc, argv, i, &section, app, &dashes);
+        size_t nwords = 0 == rc ? app_words(argc, argv, i) : 0;
+        if (0 == rc && 0 == nwords) {
+            complain("the app after ':' number %u has no program", app);
+            rc = -1;
+        } else if (0 == rc && 0 == section.nranks) {
+            complain("the app after ':' number %u needs its number of ranks (-n N)", app);
+            rc = -1;
+        } else if (0 == rc) {
+            total += section.nranks;
+            rc = add_app(jf, &argv[*i - (int)nwords], nwords, &section);
+        }
+        free(section.exports);
+        if (0 != rc) {
+            return -1;
+        }
+    }
+    if (total > OPTIONS_MAX_RANKS) {
+        complain("%lu ranks in all, more than %u", total, OPTIONS_MAX_RANKS);
+        return -1;
+    }
+    opts->nranks = (unsigned)total;
+    opts->argv = jf->apps[0].argv;
+    free(opts->exports);
+    opts->exports = NULL;
+    opts->nexports = 0;
+    opts->wdir = NULL;
+    return 0;
+}
+
 int options_parse(int argc, char **argv, launcher_options_t *opts)
 {
     *opts = (launcher_options_t){
@@ -357,48 +557,13 @@ int options_parse(int argc, char **argv, launcher_options_t *opts)
     };
     int i = 1;
     bool after_dashes = false;
-    while (i < argc) {
-        const char *word = argv[i];
-        if (0 == strcmp(word, "--")) {
-            after_dashes = true;
-            i++;
-            break;
-        }
-        if ('-' != word[0] || '\0' == word[1]) {
-            break;
-        }
-        const char *inline_value = 0 == strncmp(word, "--", 2) ? strchr(word, '=') : NULL;
-        size_t len = NULL == inline_value ? strlen(word) : (size_t)(inline_value - word);
-        const option_spec_t *spec = find_spec(word, len);
-        if (NULL == spec) {
-            complain("unknown option '%.*s'", (int)len, word);
-            goto fail;
-        }
-        char name[32];
-        snprintf(name, sizeof(name), "%.*s", (int)len, word);
-        if (NULL == spec->set) {
-            print_help();
-            options_release(opts);
-            return OPTIONS_HELP;
-        }
-        const char *value = NULL;
-        if (NULL != spec->arg) {
-            if (NULL != inline_value) {
-                value = inline_value + 1;
-            } else if (i + 1 < argc) {
-                value = argv[++i];
-            } else {
-                complain("%s needs a value (%s)", name, spec->arg);
-                goto fail;
-            }
-        } else if (NULL != inline_value) {
-            complain("%s takes no value", name);
-            goto fail;
-        }
-        if (0 != spec->set(opts, name, value)) {
-            goto fail;
-        }
-        i++;
+    int rc = parse_options(argc, argv, &i, opts, 0, &after_dashes);
+    if (OPTIONS_HELP == rc) {
+        options_release(opts);
+        return OPTIONS_HELP;
+    }
+    if (0 != rc) {
+        goto fail;
     }
     if (NULL == opts->job && i == argc - 1 && !after_dashes && is_job_file(argv[i])) {
         opts->job = argv[i++];
@@ -414,11 +579,18 @@ int options_parse(int argc, char **argv, launcher_options_t *opts)
         complain("the number of ranks is required (-n N)");
         goto fail;
     }
-    if (i >= argc) {
-        complain("no program given");
+    int first = i;
+    size_t nfirst = app_words(argc, argv, &i);
+    if (0 == nfirst) {
+        complain(i < argc ? "no program before ':'" : "no program given");
         goto fail;
     }
-    opts->argv = argv + i;
+    if (i < argc && 0 != parse_apps(argc, argv, &i, &argv[first], nfirst, opts)) {
+        goto fail;
+    }
+    if (NULL == opts->jobfile) {
+        opts->argv = argv + first;
+    }
     return OPTIONS_RUN;
 
 fail:

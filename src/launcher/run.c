@@ -425,9 +425,11 @@ static int run_command(int argc, char **argv)
         return LAUNCHER_EXIT_FAILURE;
     }
     unsigned nodes = slurm_allocation_nodes();
-    if (nodes > 1 && NULL != opts.job) {
-        fprintf(stderr, LAUNCHER_NAME ": %s: a job file runs on this node only, not across the "
-                "Slurm allocation's %u nodes (DROVER_SLURM=0 runs it here)\n", opts.job, nodes);
+    if (nodes > 1 && NULL != opts.jobfile) {
+        fprintf(stderr, LAUNCHER_NAME ": %s%s runs on this node only, not across the "
+                "Slurm allocation's %u nodes (DROVER_SLURM=0 runs it here)\n",
+                NULL != opts.job ? opts.job : "", NULL != opts.job ? ": a job file" : "a job of "
+                "several apps (':')", nodes);
         options_release(&opts);
         return LAUNCHER_EXIT_FAILURE;
     }

@@ -28,8 +28,29 @@
  *       PMIX_READY_FOR_DEBUG to this tool and wait in PMIx_Init (running,
  *       pids in the process table, no output; at exec: stopped) until the
  *       tool sends PMIX_DEBUGGER_RELEASE to the job; then they run to the
- *       end. A rank as the directive's value is refused (not supported
- *       through the daemon).
+ *       end.
+ *   daemon_tool mpmd CLIENT
+ *       spawns one job of two apps (one PMIx_Spawn, napps 2): one rank of
+ *       `CLIENT app first X` with X=zero, two of `env CLIENT app second X`
+ *       with X=one (PMIX_MAPBY ":OVERSUBSCRIBE"), and checks from the
+ *       process table and the pulled output each rank's program, appnum,
+ *       app size and environment.
+ *   daemon_tool stoprank CLIENT
+ *       spawns two ranks of `CLIENT app r` with PMIX_DEBUG_STOP_IN_INIT
+ *       naming rank 1 (a pmix_rank_t): only rank 1 announces
+ *       PMIX_READY_FOR_DEBUG and waits; rank 0 runs to its end; the job's
+ *       run answers a query meanwhile; the release of the job lets rank 1
+ *       run and the job end with 0.
+ *   daemon_tool pause
+ *       spawns two ranks of `sleep 2`, pauses the job (PMIX_JOB_CTRL_PAUSE):
+ *       both ranks stopped (state T), then resumes it: running again, the
+ *       job ends with 0.
+ *   daemon_tool queries
+ *       marks a running job preemptible (PMIx_Job_control, carried out by
+ *       its run), queries it for keys the daemon answers, keys its run
+ *       answers (PMIX_JOB_SIZE, PMIX_JOB_CTRL_PREEMPTIBLE) and an unknown
+ *       one (PMIX_ERR_PARTIAL_SUCCESS), every key issue 13 lists
+ *       (PMIX_SUCCESS), and unknown keys alone (PMIX_ERR_NOT_FOUND).
  * Every check prints one line "ok - ..." or "not ok - ..."; the exit
  * status is 1 if any failed.
  */
@@ -86,14 +107,22 @@ static void registered(pmix_status_t status, size_t id, void *cbdata)
     *(pmix_status_t *)cbdata = status;
 }
 
-static void watch_job_end(void)
+/* Register handler for code (named so in the check's line). */
+static void watch(pmix_status_t code, pmix_notification_fn_t handler, const char *name)
 {
-    pmix_status_t code = PMIX_EVENT_JOB_END, rc = -1;
-    PMIx_Register_event_handler(&code, 1, NULL, 0, on_job_end, registered, &rc);
+    pmix_status_t rc = -1;
+    char what[96];
+    PMIx_Register_event_handler(&code, 1, NULL, 0, handler, registered, &rc);
     for (int i = 0; i < 500 && -1 == rc; i++) {
         usleep(10000);
     }
-    check(PMIX_SUCCESS == rc, "a handler for PMIX_EVENT_JOB_END is registered");
+    snprintf(what, sizeof(what), "a handler for %s is registered", name);
+    check(PMIX_SUCCESS == rc, what);
+}
+
+static void watch_job_end(void)
+{
+    watch(PMIX_EVENT_JOB_END, on_job_end, "PMIX_EVENT_JOB_END");
 }
 
 /* Wait (20 s at most) for the job-end event of nspace. */
@@ -270,24 +299,32 @@ static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **re
     return rc;
 }
 
-/* The process table of nspace once both ranks are in it: their pids. */
-static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+/* The process table (key: PMIX_QUERY_PROC_TABLE or _LOCAL_PROC_TABLE) of
+ * nspace once its n ranks are in it, in order, with their hosts: their
+ * pids and, when programs is not NULL, their programs. */
+static bool table_of(const char *key, const char *nspace, size_t n, pid_t *pids,
+                     char (*programs)[256])
 {
     for (int tries = 0; tries < 200; tries++) {
         pmix_info_t *res = NULL;
-        size_t n = 0;
+        size_t nres = 0;
         bool got = false;
-        if (PMIX_SUCCESS == query(key, nspace, &res, &n) && 1 == n &&
-            PMIX_DATA_ARRAY == res[0].value.type &&
-            2 == res[0].value.data.darray->size) {
-            pmix_proc_info_t *t = res[0].value.data.darray->array;
-            got = t[0].pid > 0 && t[1].pid > 0 && 1 == t[1].proc.rank &&
-                  0 == strcmp(t[0].proc.nspace, nspace) && NULL != t[0].hostname;
-            pids[0] = t[0].pid;
-            pids[1] = t[1].pid;
+        if (PMIX_SUCCESS == query(key, nspace, &res, &nres) && 1 == nres &&
+            PMIX_DATA_ARRAY == res[0].value.type && n == res[0].value.data.darray->size) {
+            const pmix_proc_info_t *t = res[0].value.data.darray->array;
+            got = true;
+            for (size_t r = 0; r < n; r++) {
+                got &= t[r].pid > 0 && r == t[r].proc.rank &&
+                       0 == strcmp(t[r].proc.nspace, nspace) && NULL != t[r].hostname;
+                pids[r] = t[r].pid;
+                if (NULL != programs) {
+                    snprintf(programs[r], sizeof(programs[r]), "%s",
+                             NULL != t[r].executable_name ? t[r].executable_name : "");
+                }
+            }
         }
         if (NULL != res) {
-            PMIX_INFO_FREE(res, n);
+            PMIX_INFO_FREE(res, nres);
         }
         if (got) {
             return true;
@@ -295,6 +332,12 @@ static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
         usleep(50000);
     }
     return false;
+}
+
+/* The process table of nspace once both ranks are in it: their pids. */
+static bool proc_table(const char *key, const char *nspace, pid_t pids[2])
+{
+    return table_of(key, nspace, 2, pids, NULL);
 }
 
 /* Whether process pid was started with PMIX_NAMESPACE=nspace. */
@@ -393,7 +436,7 @@ static int debug(const char *hello, const char *where)
     bool exec = 0 == strcmp(where, "exec");
     const char *key = exec ? PMIX_DEBUG_STOP_ON_EXEC : PMIX_DEBUG_STOP_IN_INIT;
     const char *breakpoint = exec ? "exec" : "pmix-init";
-    pmix_status_t code = PMIX_READY_FOR_DEBUG, rc = -1;
+    pmix_status_t rc;
     pmix_nspace_t nspace;
     pmix_app_t app;
     pmix_info_t stop;
@@ -403,11 +446,7 @@ static int debug(const char *hello, const char *where)
 
     init_system();
     watch_job_end();
-    PMIx_Register_event_handler(&code, 1, NULL, 0, on_ready, registered, &rc);
-    for (int i = 0; i < 500 && -1 == rc; i++) {
-        usleep(10000);
-    }
-    check(PMIX_SUCCESS == rc, "a handler for PMIX_READY_FOR_DEBUG is registered");
+    watch(PMIX_READY_FOR_DEBUG, on_ready, "PMIX_READY_FOR_DEBUG");
     pmix_info_t *res = NULL;
     size_t n = 0;
     rc = query(PMIX_QUERY_DEBUG_SUPPORT, NULL, &res, &n);
@@ -421,11 +460,6 @@ static int debug(const char *hello, const char *where)
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(hello);
     app.maxprocs = 2;
-    pmix_rank_t one = 1;
-    PMIX_INFO_LOAD(&stop, key, &one, PMIX_PROC_RANK);
-    rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
-    PMIX_INFO_DESTRUCT(&stop);
-    check(PMIX_ERR_NOT_SUPPORTED == rc, "a rank as the directive: PMIX_ERR_NOT_SUPPORTED");
     PMIX_INFO_LOAD(&stop, key, &yes, PMIX_BOOL);
     rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
     PMIX_INFO_DESTRUCT(&stop);
@@ -534,8 +568,286 @@ static int control(void)
     return failures > 0;
 }
 
+/* Pull the job's stdout into pulled. */
+static void pull(const char *nspace)
+{
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc =
+        PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+    check(rc >= 0, "PMIx_IOF_pull of its stdout");
+}
+
+/* Whether pulled holds line (under the lock). */
+static bool said(const char *line)
+{
+    pthread_mutex_lock(&lock);
+    bool yes = NULL != strstr(pulled, line);
+    pthread_mutex_unlock(&lock);
+    return yes;
+}
+
+static int mpmd(const char *client)
+{
+    pmix_app_t apps[2];
+    pmix_info_t map;
+    pmix_nspace_t nspace;
+    pid_t pids[3];
+    char programs[3][256];
+    char *first[] = {(char *)client, "app", "first", "X", NULL};
+    char *second[] = {"env", (char *)client, "app", "second", "X", NULL};
+    char *zero[] = {"X=zero", NULL}, *one[] = {"X=one", NULL};
+
+    init_system();
+    watch_job_end();
+    PMIX_APP_CONSTRUCT(&apps[0]);
+    PMIX_APP_CONSTRUCT(&apps[1]);
+    apps[0].cmd = strdup(client);
+    apps[0].argv = pmix_argv_copy(first);
+    apps[0].env = pmix_argv_copy(zero);
+    apps[0].maxprocs = 1;
+    apps[1].cmd = strdup("env");
+    apps[1].argv = pmix_argv_copy(second);
+    apps[1].env = pmix_argv_copy(one);
+    apps[1].maxprocs = 2;
+    PMIX_INFO_LOAD(&map, PMIX_MAPBY, ":OVERSUBSCRIBE", PMIX_STRING);
+    pmix_status_t rc = PMIx_Spawn(&map, 1, apps, 2, nspace);
+    PMIX_INFO_DESTRUCT(&map);
+    PMIX_APP_DESTRUCT(&apps[0]);
+    PMIX_APP_DESTRUCT(&apps[1]);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn of two apps (1 + 2 ranks) through the daemon");
+    if (PMIX_SUCCESS != rc) {
+        PMIx_tool_finalize();
+        return 1;
+    }
+    pull(nspace);
+    bool listed = table_of(PMIX_QUERY_PROC_TABLE, nspace, 3, pids, programs);
+    check(listed, "one job of three ranks in the process table");
+    check(listed && NULL != strstr(programs[0], "client") && NULL != strstr(programs[1], "env") &&
+              NULL != strstr(programs[2], "env"),
+          "... rank 0 runs app 0's program, ranks 1 and 2 app 1's (env)");
+    check(wait_end(nspace) && 0 == exit_code, "... the job ends with status 0");
+    usleep(200000);
+    check(said("rank 0 app first appnum 0 size 1 wdir "), "rank 0: PMIX_APPNUM 0, app size 1");
+    check(said("rank 1 app second appnum 1 size 2 wdir ") &&
+              said("rank 2 app second appnum 1 size 2 wdir "),
+          "ranks 1 and 2: PMIX_APPNUM 1, app size 2");
+    pthread_mutex_lock(&lock);
+    int ones = 0;
+    for (const char *at = pulled; NULL != (at = strstr(at, " X=one\n")); at++) {
+        ones++;
+    }
+    check(2 == ones && NULL != strstr(pulled, " X=zero\n"),
+          "... each app with its own environment (X=zero once, X=one twice)");
+    pthread_mutex_unlock(&lock);
+    printf("pulled %s", pulled);
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+/* Whether rank of nspace announced READY_FOR_DEBUG. */
+static bool ready(const char *nspace, pmix_rank_t rank)
+{
+    bool yes = false;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nready; i++) {
+        yes |= PMIX_CHECK_NSPACE(readies[i].proc.nspace, nspace) && readies[i].proc.rank == rank;
+    }
+    pthread_mutex_unlock(&lock);
+    return yes;
+}
+
+static int stop_rank(const char *client)
+{
+    pmix_app_t app;
+    pmix_info_t stop;
+    pmix_nspace_t nspace;
+    pmix_rank_t one = 1;
+    char *argv[] = {(char *)client, "app", "r", NULL};
+
+    init_system();
+    watch_job_end();
+    watch(PMIX_READY_FOR_DEBUG, on_ready, "PMIX_READY_FOR_DEBUG");
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = strdup(client);
+    app.argv = pmix_argv_copy(argv);
+    app.maxprocs = 2;
+    PMIX_INFO_LOAD(&stop, PMIX_DEBUG_STOP_IN_INIT, &one, PMIX_PROC_RANK);
+    pmix_status_t rc = PMIx_Spawn(&stop, 1, &app, 1, nspace);
+    PMIX_INFO_DESTRUCT(&stop);
+    PMIX_APP_DESTRUCT(&app);
+    check(PMIX_SUCCESS == rc, "PMIx_Spawn with PMIX_DEBUG_STOP_IN_INIT naming rank 1");
+    if (PMIX_SUCCESS != rc) {
+        PMIx_tool_finalize();
+        return 1;
+    }
+    pull(nspace);
+    bool waited = false;
+    for (int i = 0; i < 400 && !(waited = ready(nspace, 1) && said("rank 0 app r")); i++) {
+        usleep(50000);
+    }
+    check(waited, "rank 1 announces READY_FOR_DEBUG, rank 0 runs on and says its line");
+    usleep(300000);
+    pthread_mutex_lock(&lock);
+    check(!ended && NULL == strstr(pulled, "rank 1 app r"), "... rank 1 waits, silent");
+    pthread_mutex_unlock(&lock);
+    check(!ready(nspace, 0), "... rank 0 never announced READY_FOR_DEBUG");
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    rc = query(PMIX_JOB_SIZE, nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 1 == n && PMIX_UINT32 == res[0].value.type &&
+              2 == res[0].value.data.uint32,
+          "PMIX_JOB_SIZE meanwhile, from the job's run: 2");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    pmix_proc_t job;
+    pmix_info_t range;
+    pmix_status_t done = -1;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&range, PMIX_EVENT_CUSTOM_RANGE, &job, PMIX_PROC);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent,
+                           &done);
+    PMIX_INFO_DESTRUCT(&range);
+    check(PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc, "PMIX_DEBUGGER_RELEASE sent");
+    check(wait_end(nspace) && 0 == exit_code, "... the job ends with status 0");
+    usleep(200000);
+    check(said("rank 1 app r"), "... rank 1 having run");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+/* Whether both pids are stopped (state T), or both are not. */
+static bool both_stopped(const pid_t pids[2], bool yes)
+{
+    for (int i = 0; i < 100; i++) {
+        if (stopped(pids[0]) == yes && stopped(pids[1]) == yes) {
+            return true;
+        }
+        usleep(20000);
+    }
+    return false;
+}
+
+static pmix_status_t control_one(const char *nspace, const char *directive)
+{
+    pmix_proc_t job;
+    pmix_info_t dir;
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    bool yes = true;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&dir, directive, &yes, PMIX_BOOL);
+    pmix_status_t rc = PMIx_Job_control(&job, 1, &dir, 1, &res, &n);
+    PMIX_INFO_DESTRUCT(&dir);
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    return rc;
+}
+
+/* Connect, watch job ends and spawn two ranks of `sleep seconds`: their
+ * namespace and pids. */
+static void start_sleeps(const char *seconds, pmix_nspace_t nspace, pid_t pids[2])
+{
+    char *argv[] = {"sleep", (char *)seconds, NULL};
+    init_system();
+    watch_job_end();
+    check(PMIX_SUCCESS == spawn("sleep", 2, argv, false, nspace), "PMIx_Spawn of two sleeps");
+    check(proc_table(PMIX_QUERY_PROC_TABLE, nspace, pids), "... both in the process table");
+}
+
+static int pause_resume(void)
+{
+    pmix_nspace_t nspace;
+    pid_t pids[2] = {0, 0};
+
+    start_sleeps("2", nspace, pids);
+    check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_PAUSE),
+          "PMIx_Job_control PMIX_JOB_CTRL_PAUSE: PMIX_SUCCESS");
+    check(both_stopped(pids, true), "... both ranks stopped (state T)");
+    usleep(2500000);
+    check(both_stopped(pids, true), "... and still stopped after their 2 s");
+    pthread_mutex_lock(&lock);
+    check(!ended, "... the job has not ended");
+    pthread_mutex_unlock(&lock);
+    check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_RESUME),
+          "PMIx_Job_control PMIX_JOB_CTRL_RESUME: PMIX_SUCCESS");
+    check(both_stopped(pids, false) || (0 != kill(pids[0], 0) && 0 != kill(pids[1], 0)),
+          "... both ranks run again");
+    check(wait_end(nspace) && 0 == exit_code, "... and the job ends with status 0");
+    check(PMIX_SUCCESS != control_one(nspace, PMIX_JOB_CTRL_PAUSE),
+          "an ended job cannot be paused");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
+/* The uint32 result named key among res, or -1. */
+static long u32_result(const pmix_info_t *res, size_t n, const char *key)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_KEY(&res[i], key)) {
+            return PMIX_UINT32 == res[i].value.type ? (long)res[i].value.data.uint32 : -1;
+        }
+    }
+    return -1;
+}
+
+static int queries(void)
+{
+    pmix_nspace_t nspace;
+    pid_t pids[2];
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+
+    start_sleeps("30", nspace, pids);
+    check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_PREEMPTIBLE),
+          "PMIx_Job_control PMIX_JOB_CTRL_PREEMPTIBLE, carried out by the job's run");
+    pmix_status_t rc = query(PMIX_QUERY_JOB_STATUS "," PMIX_JOB_SIZE "," PMIX_JOB_CTRL_PREEMPTIBLE
+                                                   ",drover.test.no-such-key",
+                             nspace, &res, &n);
+    check(PMIX_ERR_PARTIAL_SUCCESS == rc && 3 == n,
+          "known, run-answered and unknown keys: PMIX_ERR_PARTIAL_SUCCESS, three results");
+    check(2 == u32_result(res, n, PMIX_JOB_SIZE), "... PMIX_JOB_SIZE 2, from the job's run");
+    bool preemptible = false;
+    for (size_t i = 0; i < n; i++) {
+        preemptible |= PMIX_CHECK_KEY(&res[i], PMIX_JOB_CTRL_PREEMPTIBLE) &&
+                       PMIX_BOOL == res[i].value.type && res[i].value.data.flag;
+    }
+    check(preemptible, "... PMIX_JOB_CTRL_PREEMPTIBLE true, as the run was told");
+    PMIX_INFO_FREE(res, n);
+    rc = query(PMIX_QUERY_NAMESPACES "," PMIX_QUERY_JOB_STATUS "," PMIX_QUERY_PROC_TABLE
+                                     "," PMIX_QUERY_LOCAL_PROC_TABLE "," PMIX_QUERY_NUM_PSETS
+                                     "," PMIX_QUERY_PSET_NAMES,
+               nspace, &res, &n);
+    check(PMIX_SUCCESS == rc && 6 == n,
+          "every query key issue 13 lists, at once: PMIX_SUCCESS, six results");
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    res = NULL;
+    rc = query("drover.test.no-such-key,drover.test.nor-this", nspace, &res, &n);
+    check(PMIX_ERR_NOT_FOUND == rc && NULL == res, "unknown keys alone: PMIX_ERR_NOT_FOUND");
+    check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_KILL), "the job is killed");
+    check(wait_end(nspace), "... and ends");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 2 && 0 == strcmp(argv[1], "mpmd")) {
+        return mpmd(argv[2]);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "stoprank")) {
+        return stop_rank(argv[2]);
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "pause")) {
+        return pause_resume();
+    }
+    if (argc > 1 && 0 == strcmp(argv[1], "queries")) {
+        return queries();
+    }
     if (argc > 2 && 0 == strcmp(argv[1], "connect")) {
         return connect_by(argc, argv);
     }

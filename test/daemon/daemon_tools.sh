@@ -3,8 +3,11 @@
 # OpenPMIx's headers (daemon_tool.c, run with drover's libpmix.so.2) finds
 # the daemon as the system server (PMIX_CONNECT_TO_SYSTEM, _SYSTEM_FIRST),
 # by its pid, by URI and by an attachment file; spawns jobs whose output is
-# forwarded or pulled; queries and kills them and gets their job-end
-# events. Then (as root) another user's daemon refuses this user's tools.
+# forwarded or pulled, jobs of two apps, jobs stopped for a debugger (all
+# ranks, or rank 1 only); pauses and resumes them; queries them (keys the
+# daemon answers, keys their run answers, unknown keys) and kills them and
+# gets their job-end events. Then (as root) another user's daemon refuses
+# this user's tools.
 source "$(dirname "$0")/lib.sh"
 
 tool() {
@@ -66,8 +69,23 @@ for where in init exec; do
   tool debug "$HELLO" "$where"
   sed 's/^/  /' "$work/tout"
   check "a job stopped ($where) announces READY_FOR_DEBUG and waits for PMIX_DEBUGGER_RELEASE (above)" \
-    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 12
+    test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 11
 done
+# A scenario of the tool, its lines shown: it passes with at least
+# $2 "ok" lines and status 0.
+scenario() { # what, least ok lines, then the tool's arguments
+  local what=$1 least=$2
+  shift 2
+  tool "$@"
+  sed 's/^/  /' "$work/tout"
+  check "$what (above)" test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge "$least"
+}
+scenario "a spawn of two apps is one job: each rank's program, PMIX_APPNUM, app size, env" 9 \
+  mpmd "$CLIENT"
+scenario "PMIX_DEBUG_STOP_IN_INIT naming rank 1: only rank 1 waits for the release" 11 \
+  stoprank "$CLIENT"
+scenario "PMIX_JOB_CTRL_PAUSE stops the ranks (T), _RESUME runs them again" 11 pause
+scenario "queries of keys the daemon, the job's run and nobody answers" 11 queries
 tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
@@ -77,8 +95,19 @@ check "drover ps shows the tools' jobs, the killed one as killed" \
   python3 -c '
 import json, sys
 jobs = json.loads(sys.argv[1])
-assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "killed"], jobs
-assert jobs[4]["exit_status"] == 137' "$out"
+assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "completed",
+                                      "completed", "completed", "killed", "killed"], jobs
+assert jobs[8]["exit_status"] == 137' "$out"
+
+dr submit --oversubscribe -n 1 "$CLIENT" app a : -n 2 -x X=b "$CLIENT" app b X
+id=$out
+dr wait "$id"
+check "drover submit of two apps (':'): exit 0" test "$rc" -eq 0
+dr output "$id"
+check "... rank 0 runs app 0, ranks 1 and 2 app 1 with its own -x" \
+  test "$(grep -o 'rank . app . appnum . size .' <<<"$out" | sort | tr '\n' ' ')" = \
+  "rank 0 app a appnum 0 size 1 rank 1 app b appnum 1 size 2 rank 2 app b appnum 1 size 2 " \
+  -a "$(grep -c 'X=b$' <<<"$out")" -eq 2
 
 check "the daemon logged no sanitizer report" \
   test -z "$(grep -E "Sanitizer|runtime error" "$state/daemon.log")"

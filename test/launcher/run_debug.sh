@@ -2,7 +2,8 @@
 # run_debug.sh - ranks stopped for a debugger and released: a tool
 # (debugger.c) attached to a running `drover run` spawns jobs stopped in
 # PMIx_Init, at exec and in the application; --stop-on-exec and
-# --stop-in-init on the command line, released by SIGCONT and by a tool.
+# --stop-in-init on the command line (all ranks, or rank 1 only), released
+# by SIGCONT and by a tool.
 source "$(dirname "$0")/lib.sh"
 export OUT=$work/out
 
@@ -60,6 +61,17 @@ check "... nothing left behind" no_leftovers
 run -n 2 --stop-on-exec --timeout 1 --grace 10 "$CLIENT" debug
 check "--stop-on-exec and --timeout: the held ranks end at once (${elapsed} s, status $rc)" \
   test "$rc" -eq 124 -a "$(within 6 && echo yes)" = yes
+check "... nothing left behind" no_leftovers
+
+launch -n 2 --oversubscribe --stop-on-exec=1 "$CLIENT" debug
+wait_for after-init 1
+check "--stop-on-exec=1: rank 1 alone stopped (state T), rank 0 passes PMIx_Init" wait_states T
+sleep 0.3
+check "... rank 1 has not run" test "$(grep -c after-init "$work/out")" -eq 1
+for r in $(ranks); do kill -CONT "$r"; done
+finish
+check "... SIGCONT releases it, exit 0" test "$rc" -eq 0 -a "$(grep -c after-init <<<"$out")" -eq 2
+report
 check "... nothing left behind" no_leftovers
 
 launch -n 2 --stop-in-init "$CLIENT" debug
