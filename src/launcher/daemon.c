@@ -355,6 +355,7 @@ static void job_ended(void *arg, unsigned id, int status)
     daemon_t *d = arg;
     note(d, "job %u ended with status %d", id, status);
     daemon_store_job_ended(d->store, id);
+    daemon_connect_job_ended(id);
     journal_job(d, id);
     daemon_pmix_job_ended(id, status);
     answer_runs(d, id, status);
@@ -470,6 +471,11 @@ static bool run_request(daemon_t *d, int fd, wire_msg_t *msg)
     return false;
 }
 
+static bool connect_verb(const char *verb)
+{
+    return 0 == strcmp(verb, "connect") || 0 == strcmp(verb, "disconnect");
+}
+
 static void handle(daemon_t *d, int fd, wire_msg_t *msg)
 {
     const char *verb = msg->words[0];
@@ -485,14 +491,16 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
         begin_stop(d, "drover daemon stop");
     } else if (0 == strcmp(verb, "run")) {
         kept = run_request(d, fd, msg);
-    } else if (daemon_store_verb(verb) || 0 == strcmp(verb, "modex")) {
+    } else if (daemon_store_verb(verb) || 0 == strcmp(verb, "modex") || connect_verb(verb)) {
         /* From a job's run: its job must be running. */
         unsigned long id;
         if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id) ||
             -1 != daemon_jobs_status(d->jobs, (unsigned)id)) {
             reply_error(fd, "%s: no such running job", verb);
-        } else if ('m' == verb[0]) {
+        } else if (0 == strcmp(verb, "modex")) {
             kept = daemon_modex_request(d->jobs, d->base, fd, msg->words, msg->nwords);
+        } else if (connect_verb(verb)) {
+            kept = daemon_connect_request(d->jobs, d->base, fd, msg->words, msg->nwords);
         } else {
             kept = daemon_store_request(d->store, fd, (unsigned)id, msg->words, msg->nwords);
         }
@@ -736,6 +744,7 @@ static void tear_down(daemon_t *d)
         event_free(d->grace_timer);
     }
     daemon_modex_cancel();
+    daemon_connect_cancel();
     daemon_store_destroy(d->store);
     daemon_journal_close(d->journal);
     daemon_jobs_destroy(d->jobs);

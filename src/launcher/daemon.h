@@ -20,6 +20,8 @@
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *   daemon_store.c   publications shared by the daemon's jobs
+ *   daemon_modex.c   another job's committed data, for a job's run
+ *   daemon_connect.c PMIx_Connect across jobs: where their runs meet
  *   daemon_journal.c what outlives the daemon: job history, INDEF data
  *   pubsub_daemon.c  a job's run: its shared publications to the daemon
  *
@@ -484,6 +486,25 @@ void daemon_modex_answered(const char *msg);
 
 /* The daemon ends: every request is answered PMIX_ERR_UNREACH. */
 void daemon_modex_cancel(void);
+
+/* ---- daemon_connect.c ------------------------------------------------- */
+
+/* "connect" or "disconnect JOB TIMEOUT N NSPACE RANK ... [NSPACE HEX]..."
+ * from a job's run (docs/protocol.md): answered on fd once every job
+ * named has joined, or failed. Returns true when fd is kept (and closed
+ * by daemon_connect.c). */
+bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, int fd,
+                            char *const *words, size_t nwords);
+
+/* The job that owns nspace: its own ("<prefix>.<id>-0") or one its run
+ * spawned ("<prefix>.<id>-N"). 0 for none. */
+unsigned daemon_connect_owner(const daemon_jobs_t *jobs, const char *nspace);
+
+/* The job ended: the meetings it is named in fail. */
+void daemon_connect_job_ended(unsigned job);
+
+/* The daemon ends: every waiting request is answered PMIX_ERR_UNREACH. */
+void daemon_connect_cancel(void);
 
 /* ---- daemon_spawn.c --------------------------------------------------- */
 

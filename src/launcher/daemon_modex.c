@@ -5,7 +5,8 @@
  *
  * Design notes:
  *  - A run asks "modex JOB NSPACE RANK" on a connection of its own; the
- *    daemon finds the job that owns NSPACE and passes "modex ID NSPACE
+ *    daemon finds the job that owns NSPACE (the job's own namespace, or
+ *    one its run spawned) and passes "modex ID NSPACE
  *    RANK" on that job's control socket. Its run answers "modexdata ID
  *    STATUS HEX" with what PMIx_server_dmodex_request gave (the blob of
  *    the process's committed data), which goes back as "ok HEX" or
@@ -78,7 +79,7 @@ static void on_hangup(evutil_socket_t fd, short what, void *arg)
 bool daemon_modex_request(daemon_jobs_t *jobs, struct event_base *base, int fd, char *const *words,
                           size_t nwords)
 {
-    unsigned target = 4 == nwords ? daemon_jobs_find(jobs, words[2]) : 0;
+    unsigned target = 4 == nwords ? daemon_connect_owner(jobs, words[2]) : 0;
     asking_t *a = 0 == target ? NULL : calloc(1, sizeof(*a));
     if (NULL == a) {
         answer_status(fd, 0 == target ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOMEM);

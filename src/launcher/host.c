@@ -12,8 +12,12 @@
  *  - Exceptions, answered at once in the library's thread because they
  *    need no state: fence_nb (on one node every participant is local, so
  *    the combined data is the data given: a copy is handed back with a
- *    release function), connect, disconnect and notify_event (nothing
- *    beyond this node to reach).
+ *    release function) and notify_event (nothing beyond this node to
+ *    reach).
+ *  - connect and disconnect come after the library has gathered the
+ *    run's own participants; in a daemon's job, those of the other jobs
+ *    named meet through the daemon (pubsub_daemon.c), whose answer
+ *    brings their job descriptions.
  *  - What job control and process monitoring do is control.c's; this file
  *    only carries the requests to it.
  *  - Waiting for the library (register_nspace, register_client,
@@ -35,6 +39,7 @@
 #include <event2/event.h>
 
 #include "daemon.h"
+#include "directive.h"
 #include "launcher.h"
 #include "drover.h"
 #include "pmix.h"
@@ -229,6 +234,21 @@ pmix_status_t host_op_wait(host_op_t *op, unsigned ncalls)
     return status;
 }
 
+pmix_status_t host_register_nspace(const char *nspace, int nlocal, pmix_info_t *info,
+                                   size_t ninfo)
+{
+    host_op_t *op = host_op_begin();
+    pmix_status_t rc = NULL == op ? PMIX_ERR_NOMEM
+                                  : PMIx_server_register_nspace(nspace, nlocal, info, ninfo,
+                                                                host_op_cbfunc, op);
+    if (PMIX_SUCCESS == rc) {
+        rc = host_op_wait(op, 1);
+    } else if (NULL != op) {
+        host_op_wait(op, 0);
+    }
+    return PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc;
+}
+
 /* ---- client lifecycle ------------------------------------------------- */
 
 /* Answer an op request; the library may pass no callback. */
@@ -375,15 +395,6 @@ static pmix_status_t direct_modex(const pmix_proc_t *proc, const pmix_info_t inf
     return enqueue(r);
 }
 
-static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
-                                const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                void *cbdata)
-{
-    cbfunc(PMIX_SUCCESS, cbdata);
-    return PMIX_SUCCESS;
-}
-
-
 /* ---- publish / lookup / unpublish ------------------------------------- */
 
 static void handle_publish(launcher_t *run, request_t *r)
@@ -418,6 +429,85 @@ static request_t *data_request(request_fn_t handle, const pmix_proc_t *proc, cha
     }
     return r;
 }
+
+/* ---- connect and disconnect ------------------------------------------- */
+
+/* The server has gathered every participant of this run (its namespaces
+ * are all registered there) before calling the host: what is left is the
+ * other jobs'. A daemon's job meets them through the daemon; elsewhere a
+ * namespace the run does not know is nobody's. */
+static void connect_jobs(launcher_t *run, request_t *r, bool disconnect)
+{
+    launcher_job_t **mine = calloc(r->nprocs, sizeof(*mine));
+    size_t nmine = 0;
+    bool others = false;
+    if (NULL == mine) {
+        reply(r, PMIX_ERR_NOMEM);
+        return;
+    }
+    for (size_t i = 0; i < r->nprocs; i++) {
+        launcher_job_t *job = job_find(run, r->procs[i].nspace);
+        if (NULL == job) {
+            others = true;
+        } else if (0 == nmine || mine[nmine - 1] != job) {
+            /* The server sorted the list: a job's entries are together. */
+            mine[nmine++] = job;
+        }
+    }
+    if (!others) {
+        reply(r, PMIX_SUCCESS);
+    } else {
+        pubsub_connect(run->pubsub, r->procs, r->nprocs, mine, nmine,
+                       directive_timeout(r->info, r->ninfo), disconnect, r->op_cb, r->cbdata);
+    }
+    free(mine);
+}
+
+static void handle_connect(launcher_t *run, request_t *r)
+{
+    connect_jobs(run, r, false);
+}
+
+static void handle_disconnect(launcher_t *run, request_t *r)
+{
+    connect_jobs(run, r, true);
+}
+
+static pmix_status_t connect_request(request_fn_t handle, const pmix_proc_t procs[],
+                                     size_t nprocs, const pmix_info_t info[], size_t ninfo,
+                                     pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (0 == nprocs || NULL == procs) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    request_t *r = data_request(handle, NULL, NULL, info, ninfo, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->op_cb = cbfunc;
+    if (NULL == (r->procs = host_copy_array(procs, nprocs, PMIX_PROC))) {
+        request_free(r);
+        return PMIX_ERR_NOMEM;
+    }
+    r->nprocs = nprocs;
+    return enqueue(r);
+}
+
+static pmix_status_t connect_fn(const pmix_proc_t procs[], size_t nprocs,
+                                const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                void *cbdata)
+{
+    return connect_request(handle_connect, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+static pmix_status_t disconnect_fn(const pmix_proc_t procs[], size_t nprocs,
+                                   const pmix_info_t info[], size_t ninfo,
+                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    return connect_request(handle_disconnect, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+/* ---- debugger events -------------------------------------------------- */
 
 static void handle_release(launcher_t *run, request_t *r)
 {
@@ -716,7 +806,7 @@ static pmix_server_module_t module = {
     .unpublish = unpublish,
     .spawn = spawn,
     .connect = connect_fn,
-    .disconnect = connect_fn,
+    .disconnect = disconnect_fn,
     .notify_event = notify_event,
     .query = query,
     .log = log_fn,

@@ -15,6 +15,9 @@
  *    topology, so their strings are made once per distinct cpuset.
  *  - Nested arrays are built in place and moved into their parent value,
  *    never copied: a 256-process job has thousands of entries.
+ *  - The same description goes to the daemon's other jobs a job connects
+ *    with (jobinfo_describe, pubsub_daemon.c): their runs register it
+ *    with no local processes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,24 +325,28 @@ static pmix_status_t build(infolist_t *l, const launcher_job_t *job)
     return l->failed ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
-pmix_status_t jobinfo_register(launcher_job_t *job)
+pmix_status_t jobinfo_describe(const launcher_job_t *job, pmix_info_t **info, size_t *ninfo)
 {
     infolist_t l = {0};
     pmix_status_t rc = build(&l, job);
-    if (PMIX_SUCCESS == rc) {
-        host_op_t *op = host_op_begin();
-        rc = NULL == op ? PMIX_ERR_NOMEM
-                        : PMIx_server_register_nspace(job->nspace, (int)job->nprocs, l.info, l.n,
-                                                      host_op_cbfunc, op);
-        if (PMIX_SUCCESS == rc) {
-            rc = host_op_wait(op, 1);
-        } else if (NULL != op) {
-            host_op_wait(op, 0);
-        }
-        if (PMIX_OPERATION_SUCCEEDED == rc) {
-            rc = PMIX_SUCCESS;
-        }
+    if (PMIX_SUCCESS != rc) {
+        list_free(&l);
+        return rc;
     }
-    list_free(&l);
+    *info = l.info;
+    *ninfo = l.n;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t jobinfo_register(launcher_job_t *job)
+{
+    pmix_info_t *info;
+    size_t ninfo;
+    pmix_status_t rc = jobinfo_describe(job, &info, &ninfo);
+    if (PMIX_SUCCESS != rc) {
+        return rc;
+    }
+    rc = host_register_nspace(job->nspace, (int)job->nprocs, info, ninfo);
+    PMIX_INFO_FREE(info, ninfo);
     return rc;
 }

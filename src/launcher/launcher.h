@@ -548,6 +548,10 @@ void job_destroy(launcher_job_t *job);
  * it. */
 pmix_status_t jobinfo_register(launcher_job_t *job);
 
+/* What jobinfo_register gives the server, for another server: *info (of
+ * *ninfo) is the caller's, freed with PMIX_INFO_FREE. */
+pmix_status_t jobinfo_describe(const launcher_job_t *job, pmix_info_t **info, size_t *ninfo);
+
 /* ---- debug.c ---------------------------------------------------------- */
 
 /* Check the debugger directives among a spawn's job info (a bool, a rank
@@ -635,6 +639,11 @@ host_op_t *host_op_begin(void);
 void host_op_cbfunc(pmix_status_t status, void *cbdata);
 pmix_status_t host_op_wait(host_op_t *op, unsigned ncalls);
 
+/* PMIx_server_register_nspace, waited for (info is borrowed for the
+ * call). */
+pmix_status_t host_register_nspace(const char *nspace, int nlocal, pmix_info_t *info,
+                                   size_t ninfo);
+
 /* ---- pubsub.c --------------------------------------------------------- */
 
 typedef struct pubsub pubsub_t;
@@ -663,6 +672,16 @@ void pubsub_forget(pubsub_t *ps, const pmix_proc_t *proc);
 void pubsub_modex(pubsub_t *ps, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                   void *cbdata);
 
+/* The host's connect or disconnect, once the server has gathered this
+ * run's participants (mine: the run's jobs among procs): in a daemon's
+ * job, the other jobs' runs are met through the daemon, and a connect
+ * registers their jobs with the server before it completes; else
+ * PMIX_ERR_NOT_FOUND (no other job is known). timeout: seconds, 0 for
+ * none. Borrows its arguments for the call only. */
+void pubsub_connect(pubsub_t *ps, const pmix_proc_t *procs, size_t nprocs,
+                    launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
+                    pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 /* ---- pubsub_daemon.c -------------------------------------------------- */
 
 /* A daemon job's link to the daemon's store (daemon_store.c): requests
@@ -687,6 +706,11 @@ void pubsub_daemon_forget(pubsub_daemon_t *pd, const pmix_proc_t *proc);
  * its run's PMIx_server_dmodex_request gives, through the daemon. */
 void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbfunc,
                          void *cbdata);
+/* Meet the runs of the other jobs among procs at the daemon (as
+ * pubsub_connect), sending the descriptions of mine with a connect. */
+void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t nprocs,
+                           launcher_job_t *const *mine, size_t nmine, int timeout,
+                           bool disconnect, pmix_op_cbfunc_t cbfunc, void *cbdata);
 
 /* ---- query.c ---------------------------------------------------------- */
 

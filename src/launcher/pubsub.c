@@ -24,7 +24,9 @@
  *    range SESSION or GLOBAL (or none: SESSION is the default, and what
  *    Open MPI uses) go to the daemon (pubsub_daemon.c), as do lookups of
  *    those ranges that the run cannot answer in full itself, and the end
- *    of publishers. Narrower ranges stay here.
+ *    of publishers. Narrower ranges stay here. The daemon also has the
+ *    data of its other jobs' processes (pubsub_modex) and meets their
+ *    runs for a connect across jobs (pubsub_connect).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -517,6 +519,18 @@ void pubsub_modex(pubsub_t *ps, const pmix_proc_t *proc, pmix_modex_cbfunc_t cbf
         cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, cbdata, NULL, NULL);
     } else {
         pubsub_daemon_modex(ps->daemon, proc, cbfunc, cbdata);
+    }
+}
+
+void pubsub_connect(pubsub_t *ps, const pmix_proc_t *procs, size_t nprocs,
+                    launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
+                    pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (NULL == ps->daemon) {
+        cbfunc(PMIX_ERR_NOT_FOUND, cbdata);
+    } else {
+        pubsub_daemon_connect(ps->daemon, procs, nprocs, mine, nmine, timeout, disconnect, cbfunc,
+                              cbdata);
     }
 }
 

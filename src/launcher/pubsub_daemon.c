@@ -11,7 +11,17 @@
  *    hex, since the messages are lists of strings; the daemon never reads
  *    them (daemon_store.c, docs/protocol.md).
  *  - Requests still open when the run ends are answered PMIX_ERR_UNREACH.
+ *  - A connect (or disconnect) with processes of other jobs goes to the
+ *    daemon with the descriptions of this run's jobs named in it (what
+ *    jobinfo.c registers, packed as one PMIX_DATA_ARRAY value), and the
+ *    daemon answers once every job named has joined, with the others'
+ *    descriptions. Each is registered with the server once, as a
+ *    namespace with no local processes, before the connect completes:
+ *    PMIx_Get of the other job's job-level and per-process keys is then
+ *    answered by the server, and what its processes committed still comes
+ *    through the daemon (pubsub_daemon_modex). A disconnect keeps them.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +54,8 @@ struct pubsub_daemon {
     struct event_base *base;
     char job[16];
     pending_t *pending;
+    char **others; /* other jobs' namespaces registered with the server */
+    size_t nothers;
 };
 
 pubsub_daemon_t *pubsub_daemon_create(struct event_base *base, unsigned job)
@@ -363,6 +375,122 @@ void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_mode
     free(words);
 }
 
+/* ---- connect across jobs ------------------------------------------------ */
+
+/* Whether the server has the other job's description already. */
+static bool registered(const pubsub_daemon_t *pd, const char *nspace)
+{
+    for (size_t i = 0; i < pd->nothers; i++) {
+        if (0 == strcmp(pd->others[i], nspace)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Register another job's description (the hex of a PMIX_DATA_ARRAY of
+ * infos) with the server: no process of it is the server's client. */
+static pmix_status_t register_other(pubsub_daemon_t *pd, const char *nspace, const char *hex)
+{
+    size_t len = strnlen(nspace, PMIX_MAX_NSLEN + 1);
+    if (0 == len || len > PMIX_MAX_NSLEN) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (registered(pd, nspace)) {
+        return PMIX_SUCCESS;
+    }
+    char **grown = realloc(pd->others, (pd->nothers + 1) * sizeof(*grown));
+    if (NULL == grown) {
+        return PMIX_ERR_NOMEM;
+    }
+    pd->others = grown;
+    pmix_value_t value;
+    PMIX_VALUE_CONSTRUCT(&value);
+    pmix_status_t rc = hex_value(hex, &value);
+    if (PMIX_SUCCESS == rc && (PMIX_DATA_ARRAY != value.type || NULL == value.data.darray ||
+                               PMIX_INFO != value.data.darray->type)) {
+        rc = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = host_register_nspace(nspace, 0, value.data.darray->array, value.data.darray->size);
+    }
+    if (PMIX_SUCCESS == rc && NULL == (pd->others[pd->nothers] = strdup(nspace))) {
+        rc = PMIX_ERR_NOMEM;
+    } else if (PMIX_SUCCESS == rc) {
+        pd->nothers++;
+    }
+    PMIX_VALUE_DESTRUCT(&value);
+    return rc;
+}
+
+/* "ok" and NSPACE HEX for each other job (none for a disconnect), or
+ * "error STATUS". */
+static void connect_answer(pending_t *p, const wire_msg_t *answer)
+{
+    pmix_status_t rc = status_of(answer);
+    for (size_t i = 1; PMIX_SUCCESS == rc && i + 1 < answer->nwords; i += 2) {
+        rc = register_other(p->pd, answer->words[i], answer->words[i + 1]);
+    }
+    if (NULL != p->op_cb) {
+        p->op_cb(rc, p->cbdata);
+    }
+}
+
+/* The hex of job's description, NULL when memory runs out. */
+static char *description_hex(const launcher_job_t *job)
+{
+    pmix_info_t *info;
+    size_t ninfo;
+    if (PMIX_SUCCESS != jobinfo_describe(job, &info, &ninfo)) {
+        return NULL;
+    }
+    pmix_data_array_t array = {.type = PMIX_INFO, .size = ninfo, .array = info};
+    pmix_value_t value = {.type = PMIX_DATA_ARRAY, .data.darray = &array};
+    char *hex = value_hex(&value);
+    PMIX_INFO_FREE(info, ninfo);
+    return hex;
+}
+
+void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t nprocs,
+                           launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
+                           pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    size_t ndesc = disconnect ? 0 : nmine;
+    size_t nwords = 4 + 2 * nprocs + 2 * ndesc;
+    char **words = calloc(nwords, sizeof(*words));
+    char(*ranks)[16] = malloc(nprocs * sizeof(*ranks));
+    char secs[16], count[24];
+    bool ok = NULL != words && NULL != ranks;
+    snprintf(secs, sizeof(secs), "%d", timeout > 0 ? timeout : 0);
+    snprintf(count, sizeof(count), "%zu", nprocs);
+    if (ok) {
+        words[0] = disconnect ? "disconnect" : "connect";
+        words[1] = pd->job;
+        words[2] = secs;
+        words[3] = count;
+    }
+    for (size_t i = 0; ok && i < nprocs; i++) {
+        proc_words(&procs[i], ranks[i], sizeof(ranks[i]));
+        words[4 + 2 * i] = (char *)procs[i].nspace;
+        words[5 + 2 * i] = ranks[i];
+    }
+    char **desc = ok ? words + 4 + 2 * nprocs : NULL;
+    for (size_t j = 0; ok && j < ndesc; j++) {
+        desc[2 * j] = mine[j]->nspace;
+        ok = NULL != (desc[2 * j + 1] = description_hex(mine[j]));
+    }
+    pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
+    ok = ok && ask(pd, words, nwords, connect_answer, &proto);
+    for (size_t j = 0; NULL != desc && j < ndesc; j++) {
+        free(desc[2 * j + 1]);
+    }
+    free(words);
+    free(ranks);
+    if (!ok) {
+        cbfunc(PMIX_ERR_UNREACH, cbdata);
+    }
+}
+
 void pubsub_daemon_destroy(pubsub_daemon_t *pd)
 {
     if (NULL == pd) {
@@ -373,5 +501,9 @@ void pubsub_daemon_destroy(pubsub_daemon_t *pd)
         p->answer(p, NULL);
         pending_free(p);
     }
+    for (size_t i = 0; i < pd->nothers; i++) {
+        free(pd->others[i]);
+    }
+    free(pd->others);
     free(pd);
 }

@@ -14,7 +14,11 @@
  *    packed form then holds one PMIX_INFO group per registration.
  *  - Which ranks are local comes from register_client and from
  *    PMIX_LOCAL_PEERS, so a collective knows every local participant even
- *    if it starts before the host has registered them all.
+ *    if it starts before the host has registered them all. A namespace
+ *    registered with no local processes has none, whatever its
+ *    PMIX_LOCAL_PEERS says: it is a job of this node served by another
+ *    server (a drover daemon's other job, after a connect), whose peers
+ *    are its clients there, never this server's.
  *  - Non-blocking calls borrow their arguments until the callback runs
  *    (pmix_server.h), so nothing is copied on the way to the thread.
  */
@@ -145,7 +149,9 @@ static pmix_status_t register_info(const register_op_t *op, pmix_info_t *info, s
     if (op->nlocal > 0) {
         ns->nlocal = (uint32_t)op->nlocal;
     }
-    note_local_peers(ns, op->info, op->ninfo);
+    if (0 != op->nlocal) {
+        note_local_peers(ns, op->info, op->ninfo);
+    }
     return PMIX_SUCCESS;
 }
 

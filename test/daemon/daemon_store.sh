@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # daemon_store.sh - the store the daemon's jobs share: a name published by
-# one job and looked up by another, another job's data after PMIx_Connect, a lookup waiting for a later publish,
+# one job and looked up by another; PMIx_Connect across jobs (waiting for
+# every job, then the other job's job-level and committed data; failing
+# when a job ends without joining or at the timeout; a standalone run's
+# connect with a job it spawned); a lookup waiting for a later publish,
 # each persistence rule, ranges that stay in their run; the journal: a
 # daemon killed with SIGKILL and started again keeps the INDEF
 # publications and the job history (the running job as lost), a torn
@@ -12,7 +15,13 @@ check "the daemon starts" test "$rc" -eq 0
 
 # Foreground jobs through the daemon: their output is ours (their runs'
 # stderr is kept, for sanitizer reports).
-job() { dr run --daemon -n 1 "$STORE" "$@"; printf '%s\n' "$err" >>"$work/runs.err"; }
+ranks() {
+  local n=$1
+  shift
+  dr run --daemon -n "$n" --oversubscribe "$STORE" "$@"
+  printf '%s\n' "$err" >>"$work/runs.err"
+}
+job() { ranks 1 "$@"; }
 sanitizer() { grep -E "Sanitizer|runtime error" "$@"; }
 # A submitted job whose rank 0 publishes and whose rank 1 stays.
 held() {
@@ -44,13 +53,125 @@ dr kill "$held_job"
 dr wait "$held_job"
 check "SESSION: gone when the publisher's job ends" gone svc.a
 
-# PMIx_Connect across jobs: the other job's committed data is then found.
+# PMIx_Connect across jobs: a job of 2 connects at once, one of 3 comes
+# 2 s late; each then gets the other's job-level data and committed data.
+seconds() { sed -n 's/.* after \([0-9.]*\) s.*/\1/p' <<<"$1"; }
+shown() { "$@" || { sed 's/^/# output: /' <<<"$out"; return 1; }; }
+all_at_least() { awk -v min="$1" '$1 < min { bad = 1 } END { exit bad || NR != '"$2"' }'; }
+all_below() { awk -v max="$1" '$1 >= max { bad = 1 } END { exit bad || NR != '"$2"' }'; }
+host=$(uname -n)
+dr submit -n 2 --oversubscribe "$STORE" meet meet.a meet.b 0 30
+early=$out
+ranks 3 meet meet.b meet.a 2 30
+late=$out
+check "PMIx_Connect of a job of 2 and a job of 3 (arriving 2 s late): the late one's 3 ranks" \
+  shown test "$(grep -c "^rank [012]: connected after [0-9.]* s; size 2; host $host; appnum 0; peers 0,1; says hello from rank 1; disconnected$" <<<"$late")" -eq 3
+check "... get the other job's size, a rank's host, appnum and data, its peers, and disconnect" \
+  test "$rc" -eq 0
+check "... and were not held" all_below 1.5 3 <<<"$(seconds "$late")"
+dr wait "$early"
+check "... the early job succeeds" test "$rc" -eq 0
+dr output "$early"
+check "... its 2 ranks get the late job's size 3, host, appnum, data and peers" \
+  test "$(grep -c "^rank [01]: connected after [0-9.]* s; size 3; host $host; appnum 0; peers 0,1,2; says hello from rank 2; disconnected$" <<<"$out")" -eq 2
+check "... after waiting in PMIx_Connect until the late job came (>= 1.5 s)" \
+  all_at_least 1.5 2 <<<"$(seconds "$out")"
+
+# Three jobs (of 1, 2 and 1 ranks), the last 2 s late.
+dr submit -n 1 "$STORE" meet meet.x meet.y,meet.z 0 30
+first=$out
+dr submit -n 2 --oversubscribe "$STORE" meet meet.y meet.z,meet.x 0 30
+second=$out
+ranks 1 meet meet.z meet.x,meet.y 2 30
+check "PMIx_Connect of three jobs: the last one's rank connects" \
+  grep -q "^rank 0: connected after [0-9.]* s; size 1; host $host; .*; says hello from rank 0; disconnected$" <<<"$out"
+dr wait "$first"
+dr output "$first"
+check "... the first job's rank, after waiting for the last (>= 1.5 s)" \
+  all_at_least 1.5 1 <<<"$(seconds "$(grep "^rank 0: connected after [0-9.]* s; size 2; host $host; .*; says hello from rank 1; disconnected$" <<<"$out")")"
+dr wait "$second"
+dr output "$second"
+check "... and the second's 2 ranks too" \
+  all_at_least 1.5 2 <<<"$(seconds "$(grep "^rank [01]: connected after [0-9.]* s; size 1; host $host; .*; says hello from rank 0; disconnected$" <<<"$out")")"
+
+dr submit -n 1 "$STORE" expose color blue 3
+quitter=$out
+ranks 2 meet meet.c svc.nspace 0 30
+check "a connect with a job that ends without joining fails" \
+  shown test "$(grep -c "connect failed after [0-9.]* s: PROC TERMINATED WITHOUT SYNC" <<<"$out")" -eq 2
+check "... when it ends, well within its timeout (30 s)" shown all_below 10 2 <<<"$(seconds "$out")"
+dr wait "$quitter"
 dr submit -n 1 "$STORE" expose color blue 60
-exposer=$out
-job fetch color
-check "PMIx_Connect with another job, then PMIx_Get of its rank's data" test "$out" = color=blue
-dr kill "$exposer"
-dr wait "$exposer"
+idler=$out
+ranks 2 meet meet.d svc.nspace 0 2
+check "a connect with a job that never joins ends at its PMIX_TIMEOUT (2 s)" \
+  shown test "$(grep -c "connect failed after [0-9.]* s: TIMEOUT" <<<"$out")" -eq 2
+check "... not before" shown all_at_least 1.5 2 <<<"$(seconds "$out")"
+dr kill "$idler"
+dr wait "$idler"
+job connect "${ns%.*}.9999-0"
+check "a connect with a namespace of no job of the daemon: not found" \
+  test "$rc" -ne 0 -a "$out" = "connect: NOT-FOUND"
+dr run -n 1 "$STORE" connect "$ns"
+check "... nor of a standalone run (the daemon's jobs are not its)" \
+  test "$rc" -ne 0 -a "$out" = "connect: NOT-FOUND"
+dr run -n 1 --oversubscribe "$STORE" family 2
+check "a standalone run: a connect of a job and the job it spawned (2 s late) waits for both" \
+  all_at_least 1.5 1 <<<"$(seconds "$(grep "^family connected after [0-9.]* s; child size 2; disconnected$" <<<"$out")")"
+ranks 1 family 2
+check "... so does a daemon's job" \
+  all_at_least 1.5 1 <<<"$(seconds "$(grep "^family connected after [0-9.]* s; child size 2; disconnected$" <<<"$out")")"
+
+# Requests on the daemon's socket as a run would send them, malformed or
+# not: each answered with its error (or hung up on, by a run that died),
+# and the daemon goes on.
+wire() { # [--hang-up] WORDS...: one request; prints the answer's words
+  python3 - "$state/daemon.sock" "$@" <<'PY'
+import socket, struct, sys
+sock = socket.socket(socket.AF_UNIX)
+sock.connect(sys.argv[1])
+words = sys.argv[2:]
+hang_up = words[0] == "--hang-up"
+payload = b"".join(w.encode() + b"\0" for w in words[hang_up:])
+sock.sendall(struct.pack("=I", len(payload)) + payload)
+if not hang_up:
+    size = struct.unpack("=I", sock.recv(4, socket.MSG_WAITALL))[0]
+    print(" ".join(w.decode() for w in sock.recv(size, socket.MSG_WAITALL).split(b"\0")[:-1]))
+PY
+}
+dr submit -n 1 "$CLIENT" sleep
+one=$out
+dr submit -n 1 "$CLIENT" sleep
+two=$out
+sleeping "$one"
+sleeping "$two"
+ns1=${ns%.*}.$one-0
+ns2=${ns%.*}.$two-0
+bad=0
+for request in "connect $one" "connect $one 0 x $ns1 0" "connect $one 0 3 $ns1 0" \
+  "connect $one 0 1 $(head -c 300 /dev/zero | tr '\0' n) 0" "connect $one 0 1 $ns1 0 odd" \
+  "connect $one -1 1 $ns1 0" "connect $one 0 1 $ns2 0"; do
+  # shellcheck disable=SC2086 # the words of the request
+  [ "$(wire $request)" = "error -27" ] || { echo "# '$request': $(wire $request)"; bad=1; }
+done
+check "malformed connect requests, or one of another job's processes only: PMIX_ERR_BAD_PARAM" \
+  test "$bad" -eq 0
+check "... a namespace of no job: PMIX_ERR_NOT_FOUND" \
+  test "$(wire connect "$one" 0 2 "$ns1" '*' nobody-0 '*')" = "error -46"
+check "... of a job that has ended: PMIX_ERR_PROC_TERM_WO_SYNC" \
+  test "$(wire connect "$one" 0 2 "$ns1" '*' "$ns" '*')" = "error -200"
+check "... of the sender's job alone: ok at once" \
+  test "$(wire disconnect "$one" 0 1 "$ns1" 0)" = ok
+wire --hang-up connect "$one" 0 2 "$ns1" '*' "$ns2" '*'
+sleep 0.2
+check "... a run that hangs up while it waits, then the same again: ends at its timeout" \
+  test "$(wire connect "$one" 1 2 "$ns1" '*' "$ns2" '*')" = "error -24"
+dr kill "$one"
+dr kill "$two"
+dr wait "$one"
+dr wait "$two"
+dr daemon status
+check "... and the daemon goes on" test "$rc" -eq 0
 
 dr submit -n 1 "$STORE" lookup svc.late 30
 late=$out

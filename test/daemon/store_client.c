@@ -13,18 +13,35 @@
  *       (exit 1); with WAIT, waits up to WAIT seconds for a publish.
  *   store-client expose KEY VALUE HOLD
  *       rank 0 puts KEY=VALUE (PMIX_GLOBAL) and commits, publishes its
- *       namespace as "svc.nspace", says "exposed" and stays HOLD seconds.
- *   store-client fetch KEY
- *       looks "svc.nspace" up (waiting), connects with that job
- *       (PMIx_Connect of both namespaces) and gets KEY of its rank 0:
- *       prints "KEY=VALUE" or "fetch failed: STATUS" (exit 1).
+ *       namespace as "svc.nspace", says "exposed" and stays HOLD seconds
+ *       (never connecting).
+ *   store-client connect NSPACE
+ *       connects with the job NSPACE (PMIX_TIMEOUT 10) and prints
+ *       "connect: STATUS".
  *   store-client unpublish KEY [VALUE]
  *       publishes KEY (indef, VALUE or "soon gone"), then unpublishes it:
  *       prints "unpublished" or "unpublish failed: STATUS" (exit 1).
+ *   store-client meet MINE THEIRS[,THEIRS...] DELAY TIMEOUT
+ *       every rank commits "meet.greeting" ("hello from rank R"); rank 0
+ *       publishes its namespace as MINE; every rank looks each THEIRS up
+ *       (waiting), sleeps DELAY seconds, then connects with those jobs
+ *       (up to 3; PMIX_TIMEOUT TIMEOUT, 0: none) and prints one line:
+ *       "rank R: connected after S s; size N; host H; appnum A; peers P;
+ *       says G; disconnected" (of the first other job: its
+ *       PMIX_JOB_SIZE, the PMIX_HOSTNAME, PMIX_APPNUM and greeting of its
+ *       last rank, its PMIX_LOCAL_PEERS), or "rank R: connect failed
+ *       after S s: STATUS". It exits 0 either way: a rank that failed
+ *       would end the others before they say how they did.
+ *   store-client family DELAY
+ *       the job spawns a job of 2 (store-client family-child DELAY):
+ *       both connect, the child's ranks DELAY seconds late; rank 0 of
+ *       the parent prints "family connected after S s; child size N;
+ *       disconnected", or "family failed: STATUS" (exit 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmix.h"
@@ -138,49 +155,220 @@ static int expose(const pmix_proc_t *me, char **argv)
     return PMIX_SUCCESS == rc ? 0 : 1;
 }
 
-static int fetch(const pmix_proc_t *me, char **argv)
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The other job's namespace, published as key: waits up to 20 s. */
+static pmix_status_t look_up_nspace(const char *key, pmix_nspace_t nspace)
 {
     pmix_pdata_t pdata;
     PMIX_PDATA_CONSTRUCT(&pdata);
-    PMIX_LOAD_KEY(pdata.key, "svc.nspace");
+    PMIX_LOAD_KEY(pdata.key, key);
     pmix_info_t wait[2];
     bool yes = true;
     int timeout = 20;
     PMIX_INFO_LOAD(&wait[0], PMIX_WAIT, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&wait[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
     pmix_status_t rc = PMIx_Lookup(&pdata, 1, wait, 2);
-    pmix_value_t *value = NULL;
-    if (PMIX_SUCCESS == rc && PMIX_STRING == pdata.value.type) {
-        pmix_proc_t procs[2], other;
-        PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
-        PMIX_LOAD_PROCID(&procs[1], pdata.value.data.string, PMIX_RANK_WILDCARD);
-        PMIX_LOAD_PROCID(&other, pdata.value.data.string, 0);
-        rc = PMIx_Connect(procs, 2, NULL, 0);
-        if (PMIX_SUCCESS == rc) {
-            rc = PMIx_Get(&other, argv[2], NULL, 0, &value);
-        }
-    }
-    int status = 1;
-    if (PMIX_SUCCESS == rc && NULL != value && PMIX_STRING == value->type) {
-        printf("%s=%s\n", argv[2], value->data.string);
-        status = 0;
-    } else {
-        printf("fetch failed: %s\n", PMIx_Error_string(rc));
-    }
-    if (NULL != value) {
-        PMIX_VALUE_RELEASE(value);
+    if (PMIX_SUCCESS == rc && PMIX_STRING != pdata.value.type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    } else if (PMIX_SUCCESS == rc) {
+        PMIX_LOAD_NSPACE(nspace, pdata.value.data.string);
     }
     PMIX_PDATA_DESTRUCT(&pdata);
     PMIX_INFO_DESTRUCT(&wait[0]);
     PMIX_INFO_DESTRUCT(&wait[1]);
-    return status;
+    return rc;
+}
+
+/* What a process may PMIx_Get of another job it is connected with. */
+static pmix_status_t describe_other(const pmix_nspace_t nspace, char *text, size_t size)
+{
+    pmix_proc_t job, last;
+    pmix_value_t *vsize = NULL, *host = NULL, *appnum = NULL, *peers = NULL, *greeting = NULL;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &vsize);
+    if (PMIX_SUCCESS == rc && PMIX_UINT32 == vsize->type && vsize->data.uint32 > 0) {
+        PMIX_LOAD_PROCID(&last, nspace, vsize->data.uint32 - 1);
+        rc = PMIx_Get(&last, PMIX_HOSTNAME, NULL, 0, &host);
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Get(&last, PMIX_APPNUM, NULL, 0, &appnum);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Get(&job, PMIX_LOCAL_PEERS, NULL, 0, &peers);
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Get(&last, "meet.greeting", NULL, 0, &greeting);
+        }
+    } else if (PMIX_SUCCESS == rc) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc && (PMIX_STRING != host->type || PMIX_UINT32 != appnum->type ||
+                               PMIX_STRING != peers->type || PMIX_STRING != greeting->type)) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        snprintf(text, size, "size %u; host %s; appnum %u; peers %s; says %s", vsize->data.uint32,
+                 host->data.string, appnum->data.uint32, peers->data.string, greeting->data.string);
+    }
+    pmix_value_t *values[] = {vsize, host, appnum, peers, greeting};
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+        if (NULL != values[i]) {
+            PMIX_VALUE_RELEASE(values[i]);
+        }
+    }
+    return rc;
+}
+
+#define MEET_MAX_JOBS 4
+
+static int meet(const pmix_proc_t *me, char **argv)
+{
+    pmix_info_t info;
+    pmix_proc_t procs[MEET_MAX_JOBS];
+    pmix_nspace_t theirs[MEET_MAX_JOBS];
+    size_t njobs = 1;
+    char about[512] = "", hello[64];
+    snprintf(hello, sizeof(hello), "hello from rank %u", me->rank);
+    pmix_value_t greeting = {.type = PMIX_STRING, .data.string = hello};
+    pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, "meet.greeting", &greeting);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Commit();
+    }
+    PMIX_INFO_LOAD(&info, argv[2], me->nspace, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && 0 == me->rank) {
+        rc = PMIx_Publish(&info, 1);
+    }
+    PMIX_INFO_DESTRUCT(&info);
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    for (char *key = strtok(argv[3], ","); PMIX_SUCCESS == rc && NULL != key;
+         key = strtok(NULL, ",")) {
+        if (MEET_MAX_JOBS == njobs) {
+            rc = PMIX_ERR_BAD_PARAM;
+        } else if (PMIX_SUCCESS == (rc = look_up_nspace(key, theirs[njobs]))) {
+            PMIX_LOAD_PROCID(&procs[njobs], theirs[njobs], PMIX_RANK_WILDCARD);
+            njobs++;
+        }
+    }
+    sleep((unsigned)atoi(argv[4]));
+    int timeout = atoi(argv[5]);
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    double start = now();
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Connect(procs, njobs, timeout > 0 ? &info : NULL, timeout > 0 ? 1 : 0);
+    }
+    double waited = now() - start;
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS == rc) {
+        rc = describe_other(theirs[1], about, sizeof(about));
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Disconnect(procs, njobs, NULL, 0);
+    }
+    if (PMIX_SUCCESS != rc) {
+        printf("rank %u: connect failed after %.1f s: %s\n", me->rank, waited,
+               PMIx_Error_string(rc));
+        return 0;
+    }
+    printf("rank %u: connected after %.1f s; %s; disconnected\n", me->rank, waited, about);
+    return 0;
+}
+
+static int connect_to(const pmix_proc_t *me, char **argv)
+{
+    pmix_proc_t procs[2];
+    pmix_info_t info;
+    int timeout = 10;
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&procs[1], argv[2], PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_status_t rc = PMIx_Connect(procs, 2, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    printf("connect: %s\n", PMIx_Error_string(rc));
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
+/* Connect the parent's job and the child's; the child comes late. */
+static pmix_status_t connect_family(const char *parent, const char *child, unsigned delay)
+{
+    pmix_proc_t procs[2];
+    PMIX_LOAD_PROCID(&procs[0], parent, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&procs[1], child, PMIX_RANK_WILDCARD);
+    sleep(delay);
+    pmix_status_t rc = PMIx_Connect(procs, 2, NULL, 0);
+    return PMIX_SUCCESS == rc ? PMIx_Disconnect(procs, 2, NULL, 0) : rc;
+}
+
+static int family(const pmix_proc_t *me, char **argv)
+{
+    pmix_app_t app;
+    pmix_nspace_t child;
+    pmix_value_t *size = NULL;
+    char *args[] = {argv[0], "family-child", argv[2], NULL};
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = argv[0];
+    app.argv = args;
+    app.maxprocs = 2;
+    pmix_status_t rc = PMIx_Spawn(NULL, 0, &app, 1, child);
+    app.cmd = NULL;
+    app.argv = NULL;
+    PMIX_APP_DESTRUCT(&app);
+    double start = now();
+    if (PMIX_SUCCESS == rc) {
+        rc = connect_family(me->nspace, child, 0);
+    }
+    double waited = now() - start;
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, child, PMIX_RANK_WILDCARD);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &size);
+    }
+    if (PMIX_SUCCESS == rc && PMIX_UINT32 != size->type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS != rc) {
+        printf("family failed: %s\n", PMIx_Error_string(rc));
+    } else if (0 == me->rank) {
+        printf("family connected after %.1f s; child size %u; disconnected\n", waited,
+               size->data.uint32);
+    }
+    if (NULL != size) {
+        PMIX_VALUE_RELEASE(size);
+    }
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
+static int family_child(const pmix_proc_t *me, char **argv)
+{
+    pmix_proc_t myjob;
+    pmix_value_t *parent = NULL;
+    PMIX_LOAD_PROCID(&myjob, me->nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc = PMIx_Get(&myjob, PMIX_PARENT_ID, NULL, 0, &parent);
+    if (PMIX_SUCCESS == rc && PMIX_PROC != parent->type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = connect_family(parent->data.proc->nspace, me->nspace, (unsigned)atoi(argv[2]));
+    }
+    if (NULL != parent) {
+        PMIX_VALUE_RELEASE(parent);
+    }
+    if (PMIX_SUCCESS != rc) {
+        printf("family child failed: %s\n", PMIx_Error_string(rc));
+    }
+    return PMIX_SUCCESS == rc ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(stderr, "usage: store-client publish|lookup|unpublish KEY ... (under drover)\n");
+        fprintf(stderr,
+                "usage: store-client publish|lookup|unpublish|meet|family ... (under drover)\n");
         return 2;
     }
     int status = 2;
@@ -190,10 +378,16 @@ int main(int argc, char **argv)
         status = lookup(argc, argv);
     } else if (0 == strcmp(argv[1], "expose") && argc >= 5) {
         status = expose(&me, argv);
-    } else if (0 == strcmp(argv[1], "fetch")) {
-        status = fetch(&me, argv);
+    } else if (0 == strcmp(argv[1], "connect")) {
+        status = connect_to(&me, argv);
     } else if (0 == strcmp(argv[1], "unpublish")) {
         status = unpublish(argc, argv);
+    } else if (0 == strcmp(argv[1], "meet") && argc >= 6) {
+        status = meet(&me, argv);
+    } else if (0 == strcmp(argv[1], "family")) {
+        status = family(&me, argv);
+    } else if (0 == strcmp(argv[1], "family-child")) {
+        status = family_child(&me, argv);
     }
     fflush(stdout);
     PMIx_Finalize(NULL, 0);
