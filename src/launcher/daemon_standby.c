@@ -199,7 +199,8 @@ static bool start_env_within(char *const *a, char *const *b)
 pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *args, char *const *env,
                           const int *fds, int nfds)
 {
-    if (0 == s->pid || nfds < JOB_FDS_MIN || nfds > JOB_FDS_MAX || !start_env_within(env, environ) || !start_env_within(environ, env)) {
+    if (0 == s->pid || nfds < JOB_FDS_MIN || nfds > JOB_FDS_MAX ||
+        !start_env_within(env, environ) || !start_env_within(environ, env)) {
         return -1;
     }
     size_t nargs = 0, nenv = 0;
@@ -265,7 +266,8 @@ static int take_fds(wire_msg_t *msg)
 static bool well_formed(const wire_msg_t *msg, size_t *nargs)
 {
     char *end;
-    if (msg->nwords < 4 || 0 != strcmp(msg->words[0], "job") || msg->nfds < JOB_FDS_MIN || msg->nfds > JOB_FDS_MAX) {
+    if (msg->nwords < 4 || 0 != strcmp(msg->words[0], "job") || msg->nfds < JOB_FDS_MIN ||
+        msg->nfds > JOB_FDS_MAX) {
         return false;
     }
     unsigned long n = strtoul(msg->words[2], &end, 10);
