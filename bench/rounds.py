@@ -35,9 +35,11 @@ def wall(out, seconds):
     return seconds
 
 
-def rotate(rows, n, warmup, measure=wall, env=None):
+def rotate(rows, n, warmup, measure=wall, env=None, pause=0.0):
     """n rounds (after warmup ones) of every row; measure(stdout, wall)
-    gives the figure kept."""
+    gives the figure kept. pause: seconds of rest after each run, so that
+    what a command leaves running after it returns (a daemon finishing a
+    job) does not land in the next command's time."""
     names = list(rows)
     figures = {k: [] for k in names}
     cpus = {k: [] for k in names}
@@ -45,6 +47,7 @@ def rotate(rows, n, warmup, measure=wall, env=None):
         shift = i % len(names)
         for k in names[shift:] + names[:shift]:
             seconds, used, out = once(rows[k], env)
+            time.sleep(pause)
             if i >= warmup:
                 figures[k].append(measure(out, seconds))
                 cpus[k].append(used)

@@ -2,7 +2,12 @@
 # run.sh - the daemon benchmark, in one run, as ratios:
 #   - launch of 8 x /bin/true through the daemon (`drover run --daemon`)
 #     beside a standalone `drover run` and MPICH's mpiexec.hydra (issue
-#     target: <= 0.5 x hydra), the commands taking turns (bench/rounds.py);
+#     target: <= 0.5 x hydra), the commands taking turns (bench/rounds.py)
+#     with 50 ms of rest after each, so that the work a command leaves
+#     behind (a daemon's run finishing its teardown after the job's status
+#     was answered, its next standby starting) is not timed in the next;
+#     the CPU the daemon spends per job (its runs and ranks included) is
+#     printed after the table, as its row's CPU column is the command's;
 #   - the daemon's resident memory once 100 submitted jobs have ended and
 #     sit in its history (target: under 16 MiB).
 # The daemon is a private one: its state directory is a fresh
@@ -23,16 +28,31 @@ mkdir -m 700 "$XDG_RUNTIME_DIR"
 trap '"$drover" daemon stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 "$drover" daemon start >/dev/null
 
-PYTHONPATH=bench python3 - "$drover" "$ranks" "$rounds" <<'PY'
+PYTHONPATH=bench python3 - "$drover" "$ranks" "$rounds" "$XDG_RUNTIME_DIR/drover/daemon.pid" <<'PY'
+import os
 import sys
 from rounds import rotate, table
 
-drover, ranks, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+drover, ranks, rounds, pidfile = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+
+def daemon_cpu():
+    """CPU seconds of the daemon and of the runs and ranks it has reaped."""
+    with open(f"/proc/{open(pidfile).read().split()[0]}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 rows = {"drover run --daemon": [drover, "run", "--daemon", "-n", ranks, "--oversubscribe",
                                 "/bin/true"],
         "drover run": [drover, "run", "-n", ranks, "--oversubscribe", "/bin/true"],
         "hydra": ["mpiexec.hydra", "-n", ranks, "/bin/true"]}
-table(f"launch of {ranks} x /bin/true", "ms", 1e3, "hydra", *rotate(rows, rounds, 3))
+before = daemon_cpu()
+table(f"launch of {ranks} x /bin/true", "ms", 1e3, "hydra", *rotate(rows, rounds, 3, pause=0.05))
+# The daemon row's CPU column is its command's only: the job's run and
+# ranks are the daemon's children, counted here.
+print(f"CPU per job in the daemon, its runs and their ranks: "
+      f"{(daemon_cpu() - before) / (rounds + 3) * 1e3:.0f} ms")
 PY
 
 jobs=()
