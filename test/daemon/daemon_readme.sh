@@ -19,5 +19,7 @@ check "ps shows the submitted job" \
 check "wait gives its status" grep -q "^exit status 0$" <<<"$out"
 check "output and run --daemon both show the 4 ranks" \
   test "$(grep -c "rank 0 of 4 in .*says \"hello from rank" <<<"$out")" -eq 2
+check "output --rank 1 adds rank 1's line alone" \
+  test "$(grep -c "rank 1 of 4 in " <<<"$out")" -eq 3
 check "stop stops it, keeping only the journal" stopped
 done_testing
