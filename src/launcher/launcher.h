@@ -375,8 +375,10 @@ char **openmpi_env(char **env, const launcher_map_t *map, const char *shm_dir);
  * when memory runs out. Caller frees with launch_free_env. */
 char **launch_base_env(const launcher_options_t *opts);
 
-/* A copy of env with name=value set (replacing name's old value). NULL
- * when memory runs out; env is unchanged either way. */
+/* Set name=value in env (replacing name's old value), in place: returns
+ * env, perhaps moved (it may be reallocated, so only the result is to be
+ * used). NULL when memory runs out; env is then unchanged and still the
+ * caller's. */
 char **launch_setenv(char **env, const char *name, const char *value);
 /* The value env gives name, or NULL. */
 const char *launch_getenv(char *const *env, const char *name);
