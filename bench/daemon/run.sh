@@ -8,6 +8,9 @@
 #     was answered, its next standby starting) is not timed in the next;
 #     the CPU the daemon spends per job (its runs and ranks included) is
 #     printed after the table, as its row's CPU column is the command's;
+#     the floor row is bench/daemon/launch_floor.c, the least any launch
+#     daemon can do (a bare client; a server forking the ranks from two
+#     threads, nothing else);
 #   - the daemon's resident memory once 100 submitted jobs have ended and
 #     sit in its history (target: under 16 MiB).
 # The daemon is a private one: its state directory is a fresh
@@ -25,15 +28,23 @@ command -v mpiexec.hydra >/dev/null || { echo "run.sh: mpiexec.hydra is missing"
 work=$(mktemp -d)
 export XDG_RUNTIME_DIR=$work/xdg
 mkdir -m 700 "$XDG_RUNTIME_DIR"
-trap '"$drover" daemon stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+floor_pid=
+trap '"$drover" daemon stop >/dev/null 2>&1 || true
+      [ -z "$floor_pid" ] || kill "$floor_pid" 2>/dev/null; wait; rm -rf "$work"' EXIT
 "$drover" daemon start >/dev/null
+cc -O2 -pthread bench/daemon/launch_floor.c -o "$work/launch_floor"
+"$work/launch_floor" serve "$work/floor.sock" /bin/true &
+floor_pid=$!
+for _ in $(seq 50); do [ -S "$work/floor.sock" ] && break; sleep 0.05; done
 
-PYTHONPATH=bench python3 - "$drover" "$ranks" "$rounds" "$XDG_RUNTIME_DIR/drover/daemon.pid" <<'PY'
+PYTHONPATH=bench python3 - "$drover" "$ranks" "$rounds" "$XDG_RUNTIME_DIR/drover/daemon.pid" \
+  "$work" <<'PY'
 import os
 import sys
 from rounds import rotate, table
 
-drover, ranks, rounds, pidfile = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+drover, ranks, rounds, pidfile, work = (sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4],
+                                        sys.argv[5])
 
 
 def daemon_cpu():
@@ -46,7 +57,8 @@ def daemon_cpu():
 rows = {"drover run --daemon": [drover, "run", "--daemon", "-n", ranks, "--oversubscribe",
                                 "/bin/true"],
         "drover run": [drover, "run", "-n", ranks, "--oversubscribe", "/bin/true"],
-        "hydra": ["mpiexec.hydra", "-n", ranks, "/bin/true"]}
+        "hydra": ["mpiexec.hydra", "-n", ranks, "/bin/true"],
+        "floor (launch_floor)": [f"{work}/launch_floor", "run", f"{work}/floor.sock", ranks]}
 before = daemon_cpu()
 table(f"launch of {ranks} x /bin/true", "ms", 1e3, "hydra", *rotate(rows, rounds, 3, pause=0.05))
 # The daemon row's CPU column is its command's only: the job's run and
