@@ -90,7 +90,8 @@ static int run(const char *path, int n)
     struct sockaddr_un sa;
     int s = address(path, &sa), status = -1;
     if (s < 0 || connect(s, (struct sockaddr *)&sa, sizeof(sa)) != 0 ||
-        write(s, &n, sizeof(n)) != sizeof(n) || read(s, &status, sizeof(status)) != sizeof(status)) {
+        write(s, &n, sizeof(n)) != sizeof(n) ||
+        read(s, &status, sizeof(status)) != sizeof(status)) {
         perror("launch_floor: run");
         return 1;
     }

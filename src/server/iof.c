@@ -17,7 +17,9 @@
  *    to deliver all output, as a launcher does.
  *  - stdin cannot be pulled; it is pushed. A push goes to the host, which
  *    owns the processes' stdin; without push_stdin it is not supported.
- *  - Output arriving before anyone asked for it is not kept.
+ *  - Output arriving before anyone asked for it is kept, within bounds,
+ *    for the first pull that covers it (iof_cache.c): a tool pulling
+ *    what a job it just spawned writes misses nothing.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,45 @@ static void stop_at_host(const pull_t *p)
     PMIX_INFO_DESTRUCT(&stop);
 }
 
+/* One IOF message to peer: the handler numbers ids of its matching pulls,
+ * PMIX_PROC source, PMIX_IOF_CHANNEL channel, PMIX_BYTE_OBJECT data,
+ * PMIX_INFO[] info. */
+static pmix_status_t send_output(server_peer_t *peer, const size_t *ids, size_t nids,
+                                 const pmix_proc_t *source, pmix_iof_channel_t channel,
+                                 const pmix_byte_object_t *bo, const pmix_info_t *info,
+                                 size_t ninfo)
+{
+    pmix_data_buffer_t msg;
+    pmix_status_t rc;
+    PMIX_DATA_BUFFER_CONSTRUCT(&msg);
+    if (PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)ids, (int32_t)nids,
+                                             PMIX_SIZE)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)source, 1, PMIX_PROC)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &channel, 1, PMIX_IOF_CHANNEL)) &&
+        PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)bo, 1, PMIX_BYTE_OBJECT)) &&
+        PMIX_SUCCESS ==
+            (rc = PMIx_Data_pack(NULL, &msg, (void *)info, (int32_t)ninfo, PMIX_INFO))) {
+        peer_send(peer, PROTOCOL_IOF, &msg);
+    }
+    PMIX_DATA_BUFFER_DESTRUCT(&msg);
+    return rc;
+}
+
+/* Does pull p want output of source on channel? */
+static bool pull_wants(void *p, const pmix_proc_t *source, pmix_iof_channel_t channel)
+{
+    const pull_t *pull = p;
+    return (pull->channels & channel) && covers(pull, source);
+}
+
+/* A kept piece, to the new pull p alone. */
+static void send_kept(void *p, const pmix_proc_t *source, pmix_iof_channel_t channel,
+                      const pmix_byte_object_t *bo, const pmix_info_t *info, size_t ninfo)
+{
+    const pull_t *pull = p;
+    send_output(pull->peer, &pull->id, 1, source, channel, bo, info, ninfo);
+}
+
 /* ---- IOF_PULL ------------------------------------------------------------- */
 
 typedef struct pull_op {
@@ -107,6 +148,9 @@ static void pull_answered_in_thread(void *arg)
     peer_release(op->requester);
     if (PMIX_SUCCESS != op->status) {
         free_pull(op->pull);
+    } else {
+        /* After the answer, so that the puller knows the pull first. */
+        iof_cache_replay(pull_wants, send_kept, op->pull);
     }
     protocol_free_array(op->dirs, op->ndirs, PMIX_INFO);
     free(op);
@@ -248,6 +292,7 @@ void iof_clear_all(void)
         pulls = p->next;
         free_pull(p);
     }
+    iof_cache_clear();
 }
 
 /* ---- PMIx_server_IOF_deliver ------------------------------------------------ */
@@ -262,28 +307,29 @@ typedef struct deliver_op {
     void *cbdata;
 } deliver_op_t;
 
-/* Send the output to every connection that pulled it: the handler
- * numbers of that connection's matching pulls, PMIX_PROC source,
- * PMIX_IOF_CHANNEL channel, PMIX_BYTE_OBJECT data, PMIX_INFO[] info. */
+/* Send the output to every connection that pulled it, once per
+ * connection, naming that connection's matching pulls; keep it when
+ * nobody did. */
 static pmix_status_t deliver(void *arg)
 {
     deliver_op_t *op = arg;
     size_t *ids = NULL, nids, room = 0;
     pmix_status_t rc = PMIX_SUCCESS;
+    bool wanted = false;
 
-    for (const pull_t *p = pulls; NULL != p && PMIX_SUCCESS == rc; p = p->next) {
+    for (pull_t *p = pulls; NULL != p && PMIX_SUCCESS == rc; p = p->next) {
         bool first = true;
         /* Deliver once per connection: skip one already served. */
         for (const pull_t *q = pulls; q != p && first; q = q->next) {
-            first = !(q->peer == p->peer && (q->channels & op->channel) &&
-                      covers(q, &op->source));
+            first = !(q->peer == p->peer && pull_wants((void *)q, &op->source, op->channel));
         }
-        if (!first || !(p->channels & op->channel) || !covers(p, &op->source)) {
+        if (!first || !pull_wants(p, &op->source, op->channel)) {
             continue;
         }
+        wanted = true;
         nids = 0;
         for (const pull_t *q = p; NULL != q; q = q->next) {
-            if (q->peer != p->peer || !(q->channels & op->channel) || !covers(q, &op->source)) {
+            if (q->peer != p->peer || !pull_wants((void *)q, &op->source, op->channel)) {
                 continue;
             }
             if (nids == room) {
@@ -296,22 +342,15 @@ static pmix_status_t deliver(void *arg)
             }
             ids[nids++] = q->id;
         }
-        pmix_data_buffer_t msg;
-        PMIX_DATA_BUFFER_CONSTRUCT(&msg);
-        if (PMIX_SUCCESS == rc &&
-            PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, ids, (int32_t)nids, PMIX_SIZE)) &&
-            PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->source, 1, PMIX_PROC)) &&
-            PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, &op->channel, 1,
-                                                 PMIX_IOF_CHANNEL)) &&
-            PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)op->bo, 1,
-                                                 PMIX_BYTE_OBJECT)) &&
-            PMIX_SUCCESS == (rc = PMIx_Data_pack(NULL, &msg, (void *)op->info,
-                                                 (int32_t)op->ninfo, PMIX_INFO))) {
-            peer_send(p->peer, PROTOCOL_IOF, &msg);
+        if (PMIX_SUCCESS == rc) {
+            rc = send_output(p->peer, ids, nids, &op->source, op->channel, op->bo, op->info,
+                             op->ninfo);
         }
-        PMIX_DATA_BUFFER_DESTRUCT(&msg);
     }
     free(ids);
+    if (!wanted) {
+        iof_cache_keep(&op->source, op->channel, op->bo, op->info, op->ninfo);
+    }
     return rc;
 }
 

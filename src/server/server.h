@@ -40,6 +40,7 @@
  *   group.c       groups: construct, destruct, leave, queries about them
  *   invite.c      groups by invitation: INVITE and JOIN
  *   iof.c         I/O forwarding: pulls, PMIx_server_IOF_deliver, pushes
+ *   iof_cache.c   output delivered before it was pulled, for a late pull
  *   tool.c        tools connecting: their identity
  *   credential.c  credentials: the host's, or the library's native ones
  *   pset.c        process sets: define, delete, queries about them
@@ -591,6 +592,24 @@ void iof_forward(server_peer_t *peer, const char *nspace, pmix_iof_channel_t cha
 /* The connection closed: its pulls go. */
 void iof_peer_closed(server_peer_t *peer);
 void iof_clear_all(void);
+
+/* ---- iof_cache.c ------------------------------------------------------ */
+
+/* Keep a copy of output no pull wanted (within the cache's bounds). */
+void iof_cache_keep(const pmix_proc_t *source, pmix_iof_channel_t channel,
+                    const pmix_byte_object_t *bo, const pmix_info_t *info, size_t ninfo);
+
+/* Hand every kept piece match(arg, ...) wants to send(arg, ...), oldest
+ * first, and forget it. */
+typedef bool (*iof_cache_match_fn)(void *arg, const pmix_proc_t *source,
+                                   pmix_iof_channel_t channel);
+typedef void (*iof_cache_send_fn)(void *arg, const pmix_proc_t *source,
+                                  pmix_iof_channel_t channel, const pmix_byte_object_t *bo,
+                                  const pmix_info_t *info, size_t ninfo);
+void iof_cache_replay(iof_cache_match_fn match, iof_cache_send_fn send, void *arg);
+
+/* Forget everything kept. */
+void iof_cache_clear(void);
 
 /* ---- tool.c ----------------------------------------------------------- */
 

@@ -17,6 +17,9 @@
  *       prints "ended NSPACE term TERM exit CODE".
  *   daemon_tool pull TEXT
  *       the same without forwarding: the output comes by PMIx_IOF_pull.
+ *   daemon_tool latepull TEXT
+ *       the same, pulled only once the job has ended: the server kept the
+ *       output nobody had pulled yet.
  *   daemon_tool control
  *       spawns two ranks of sleep, queries namespaces, job status, the
  *       process table (pids alive), the local one and the process sets,
@@ -266,29 +269,50 @@ static void received(size_t id, pmix_iof_channel_t channel, pmix_proc_t *source,
     pthread_mutex_unlock(&lock);
 }
 
-/* spawn/pull: a job that writes TEXT and exits 3. */
-static int run_job(const char *text, bool forward)
+/* How run_job gets the job's output. */
+typedef enum {
+    FORWARDED,
+    PULLED,
+    PULLED_LATE
+} output_way_t;
+
+/* The job's stdout, pulled: true once some has come (within 5 s). */
+static bool pull_job(const char *nspace)
+{
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc =
+        PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
+    check(rc >= 0, "PMIx_IOF_pull of the job's stdout");
+    return rc >= 0;
+}
+
+/* spawn/pull/latepull: a job that writes TEXT and exits 3. */
+static int run_job(const char *text, output_way_t way)
 {
     char script[512];
     pmix_nspace_t nspace;
-    snprintf(script, sizeof(script), "%secho %s; exit 3", forward ? "" : "sleep 1; ", text);
+    snprintf(script, sizeof(script), "%secho %s; exit 3", PULLED == way ? "sleep 1; " : "", text);
     char *argv[] = {"sh", "-c", script, NULL};
 
     init_system();
     watch_job_end();
-    pmix_status_t rc = spawn("sh", 1, argv, forward, nspace);
+    pmix_status_t rc = spawn("sh", 1, argv, FORWARDED == way, nspace);
     check(PMIX_SUCCESS == rc, "PMIx_Spawn through the daemon");
-    if (PMIX_SUCCESS == rc && !forward) {
-        pmix_proc_t job;
-        PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
-        rc = PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
-        check(rc >= 0, "PMIx_IOF_pull of the job's stdout");
+    if (PMIX_SUCCESS == rc && PULLED == way && !pull_job(nspace)) {
+        rc = PMIX_ERROR;
     }
     check(PMIX_SUCCESS == rc && wait_end(nspace), "its PMIX_EVENT_JOB_END arrives");
+    /* The job wrote before anyone pulled: the server kept it. */
+    if (PMIX_SUCCESS == rc && PULLED_LATE == way && pull_job(nspace)) {
+        for (int tries = 0; tries < 100 && '\0' == pulled[0]; tries++) {
+            usleep(50000);
+        }
+    }
     pthread_mutex_lock(&lock);
     printf("ended %s term %s exit %d\n", ended_ns,
            PMIX_ERR_JOB_NON_ZERO_TERM == term ? "non-zero" : PMIx_Error_string(term), exit_code);
-    if (!forward) {
+    if (FORWARDED != way) {
         printf("pulled %s", pulled);
     }
     pthread_mutex_unlock(&lock);
@@ -296,8 +320,7 @@ static int run_job(const char *text, bool forward)
     return failures > 0;
 }
 
-static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results,
-                           size_t *n)
+static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results, size_t *n)
 {
     pmix_query_t q;
     PMIX_QUERY_CONSTRUCT(&q);
@@ -383,8 +406,8 @@ static struct {
 } readies[8];
 static size_t nready;
 
-static void on_ready(size_t id, pmix_status_t status, const pmix_proc_t *source,
-                     pmix_info_t info[], size_t ninfo, pmix_info_t *results, size_t nresults,
+static void on_ready(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                     size_t ninfo, pmix_info_t *results, size_t nresults,
                      pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
 {
     pthread_mutex_lock(&lock);
@@ -497,8 +520,7 @@ static int debug(const char *hello, const char *where)
     pmix_data_array_t procs = {.type = PMIX_PROC, .size = 1, .array = &job};
     pmix_status_t done = -1;
     PMIX_INFO_LOAD(&range, PMIX_EVENT_CUSTOM_RANGE, &procs, PMIX_DATA_ARRAY);
-    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent,
-                           &done);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent, &done);
     PMIX_INFO_DESTRUCT(&range);
     check(PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc,
           "PMIX_DEBUGGER_RELEASE sent to the job");
@@ -718,8 +740,7 @@ static int stop_rank(const char *client)
     pmix_status_t done = -1;
     PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&range, PMIX_EVENT_CUSTOM_RANGE, &job, PMIX_PROC);
-    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent,
-                           &done);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, &range, 1, sent, &done);
     PMIX_INFO_DESTRUCT(&range);
     check(PMIX_SUCCESS == rc || PMIX_OPERATION_SUCCEEDED == rc, "PMIX_DEBUGGER_RELEASE sent");
     check(wait_end(nspace) && 0 == exit_code, "... the job ends with status 0");
@@ -984,10 +1005,13 @@ int main(int argc, char **argv)
         return connect_by(argc, argv);
     }
     if (argc > 2 && 0 == strcmp(argv[1], "spawn")) {
-        return run_job(argv[2], true);
+        return run_job(argv[2], FORWARDED);
     }
     if (argc > 2 && 0 == strcmp(argv[1], "pull")) {
-        return run_job(argv[2], false);
+        return run_job(argv[2], PULLED);
+    }
+    if (argc > 2 && 0 == strcmp(argv[1], "latepull")) {
+        return run_job(argv[2], PULLED_LATE);
     }
     if (argc > 3 && 0 == strcmp(argv[1], "debug")) {
         return debug(argv[2], argv[3]);
@@ -1004,7 +1028,8 @@ int main(int argc, char **argv)
     if (argc > 3 && 0 == strcmp(argv[1], "fwd")) {
         return forwarded(argc, argv);
     }
-    fprintf(stderr, "usage: daemon_tool connect|attach|spawn|pull|control|debug|mpmd|stoprank|"
-                    "pause|queries|iof|fwd ...\n");
+    fprintf(stderr,
+            "usage: daemon_tool connect|attach|spawn|pull|latepull|control|debug|mpmd|stoprank|"
+            "pause|queries|iof|fwd ...\n");
     return 2;
 }

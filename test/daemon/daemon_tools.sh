@@ -58,6 +58,9 @@ check "... and its PMIX_EVENT_JOB_END has PMIX_JOB_TERM_STATUS non-zero terminat
 tool pull pulled-by-the-tool
 check "PMIx_IOF_pull of a spawned job's stdout" grep -qx "pulled pulled-by-the-tool" "$work/tout"
 check "... and no forwarding unasked" test "$(grep -c pulled-by-the-tool "$work/tout")" -eq 1
+tool latepull written-before-the-pull
+check "PMIx_IOF_pull after the job ended still gets what it wrote (kept by the server)" \
+  grep -qx "pulled written-before-the-pull" "$work/tout"
 for where in init exec; do
   tool debug "$HELLO" "$where"
   sed 's/^/  /' "$work/tout"
@@ -88,9 +91,10 @@ check "drover ps shows the tools' jobs, the killed one as killed" \
   python3 -c '
 import json, sys
 jobs = json.loads(sys.argv[1])
-assert [j["state"] for j in jobs] == ["failed", "failed", "completed", "completed", "completed",
-                                      "completed", "completed", "killed", "killed"], jobs
-assert jobs[8]["exit_status"] == 137' "$out"
+assert [j["state"] for j in jobs] == ["failed", "failed", "failed", "completed", "completed",
+                                      "completed", "completed", "completed", "killed",
+                                      "killed"], jobs
+assert jobs[9]["exit_status"] == 137' "$out"
 
 dr submit --oversubscribe -n 1 "$CLIENT" app a : -n 2 -x X=b "$CLIENT" app b X
 id=$out
