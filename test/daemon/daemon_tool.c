@@ -276,14 +276,14 @@ typedef enum {
     PULLED_LATE
 } output_way_t;
 
-/* The job's stdout, pulled: true once some has come (within 5 s). */
-static bool pull_job(const char *nspace)
+/* Pull the job's stdout into pulled. Whether the pull was taken. */
+static bool pull(const char *nspace)
 {
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
     pmix_status_t rc =
         PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
-    check(rc >= 0, "PMIx_IOF_pull of the job's stdout");
+    check(rc >= 0, "PMIx_IOF_pull of its stdout");
     return rc >= 0;
 }
 
@@ -299,12 +299,12 @@ static int run_job(const char *text, output_way_t way)
     watch_job_end();
     pmix_status_t rc = spawn("sh", 1, argv, FORWARDED == way, nspace);
     check(PMIX_SUCCESS == rc, "PMIx_Spawn through the daemon");
-    if (PMIX_SUCCESS == rc && PULLED == way && !pull_job(nspace)) {
+    if (PMIX_SUCCESS == rc && PULLED == way && !pull(nspace)) {
         rc = PMIX_ERROR;
     }
     check(PMIX_SUCCESS == rc && wait_end(nspace), "its PMIX_EVENT_JOB_END arrives");
     /* The job wrote before anyone pulled: the server kept it. */
-    if (PMIX_SUCCESS == rc && PULLED_LATE == way && pull_job(nspace)) {
+    if (PMIX_SUCCESS == rc && PULLED_LATE == way && pull(nspace)) {
         for (int tries = 0; tries < 100 && '\0' == pulled[0]; tries++) {
             usleep(50000);
         }
@@ -600,16 +600,6 @@ static int control(void)
     check(PMIX_SUCCESS != rc, "an ended job cannot be controlled");
     PMIx_tool_finalize();
     return failures > 0;
-}
-
-/* Pull the job's stdout into pulled. */
-static void pull(const char *nspace)
-{
-    pmix_proc_t job;
-    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
-    pmix_status_t rc =
-        PMIx_IOF_pull(&job, 1, NULL, 0, PMIX_FWD_STDOUT_CHANNEL, received, NULL, NULL);
-    check(rc >= 0, "PMIx_IOF_pull of its stdout");
 }
 
 /* Whether pulled holds line (under the lock). */
