@@ -74,6 +74,9 @@ struct launcher_job;
 /* Set in a submitted job's environment by the daemon: the fd on which
  * the run sends its ranks' output as frames (daemon_output.c). */
 #define DAEMON_OUTPUT_ENV "DROVER_DAEMON_OUTPUT"
+/* The run's fd of that pipe (the value of DAEMON_OUTPUT_ENV). */
+#define DAEMON_FRAMES_FD 5
+#define DAEMON_FRAMES_FD_TEXT "5"
 
 /* The ended jobs whose directories (output, trace) are kept: those that
  * ended last. */

@@ -68,7 +68,6 @@
  * about debuggers on. */
 #define REPORT_FD 3
 #define CONTROL_FD 4
-#define FRAMES_FD 5
 #define REPORT_MAX 65536
 
 typedef struct djob {
@@ -304,7 +303,7 @@ static int keep_output(daemon_jobs_t *jobs, djob_t *job)
     job->fds[2] = child[1];
     job->frames_w = child[2];
     job->fds[0] = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    char **env = launch_setenv(job->env, DAEMON_OUTPUT_ENV, "5");
+    char **env = launch_setenv(job->env, DAEMON_OUTPUT_ENV, DAEMON_FRAMES_FD_TEXT);
     if (NULL != env) {
         job->env = env;
     }
@@ -526,7 +525,7 @@ static void child(const daemon_jobs_t *jobs, const djob_t *job, pid_t daemon, ch
     int control = fcntl(job->control_r, F_DUPFD_CLOEXEC, 10);
     int frames = job->frames_w < 0 ? -1 : fcntl(job->frames_w, F_DUPFD_CLOEXEC, 10);
     if (report < 0 || control < 0 || dup2(report, REPORT_FD) < 0 ||
-        dup2(control, CONTROL_FD) < 0 || (frames >= 0 && dup2(frames, FRAMES_FD) < 0)) {
+        dup2(control, CONTROL_FD) < 0 || (frames >= 0 && dup2(frames, DAEMON_FRAMES_FD) < 0)) {
         _exit(LAUNCHER_EXIT_FAILURE);
     }
     if (0 != chdir(job->cwd)) {
@@ -553,7 +552,8 @@ static void trim_kept(daemon_jobs_t *jobs)
         djob_t *oldest = NULL;
         for (unsigned j = 0; j < jobs->njobs; j++) {
             djob_t *job = jobs->jobs[j];
-            if (job->kept && JOB_ENDED == job->state && (NULL == oldest || job->end < oldest->end)) {
+            if (job->kept && JOB_ENDED == job->state &&
+                (NULL == oldest || job->end < oldest->end)) {
                 oldest = job;
             }
         }
@@ -621,8 +621,9 @@ static void start(daemon_jobs_t *jobs, djob_t *job)
     memcpy(argv + k, job->args, nargs * sizeof(*argv));
     const int fds[] = {job->fds[0], job->fds[1],  job->fds[2],
                        job->report_w, job->control_r, job->frames_w};
-    pid_t pid = daemon_standby_hand(jobs->standby, job->cwd, argv + 1, job->env, fds,
-                                    job->frames_w < 0 ? 5 : 6);
+    /* The frame pipe, last, only for a submitted job. */
+    int nfds = (int)(sizeof(fds) / sizeof(fds[0])) - (job->frames_w < 0 ? 1 : 0);
+    pid_t pid = daemon_standby_hand(jobs->standby, job->cwd, argv + 1, job->env, fds, nfds);
     if (pid < 0) {
         pid_t daemon = getpid();
         if (0 == (pid = fork())) {

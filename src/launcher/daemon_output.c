@@ -40,8 +40,6 @@
 #include "output_frames.h"
 #include "rmtree.h"
 
-/* The fd a submitted job's run sends its ranks' frames on. */
-#define FRAMES_FD 5
 #define RECORD_SIZE 24
 #define READ_CHUNK 65536
 
@@ -66,9 +64,9 @@ static int frames_fd = -1;
 void daemon_output_take_env(bool daemon_job)
 {
     const char *fd = getenv(DAEMON_OUTPUT_ENV);
-    if (daemon_job && NULL != fd && 0 == strcmp(fd, "5") &&
-        0 == fcntl(FRAMES_FD, F_SETFD, FD_CLOEXEC)) {
-        frames_fd = FRAMES_FD;
+    if (daemon_job && NULL != fd && 0 == strcmp(fd, DAEMON_FRAMES_FD_TEXT) &&
+        0 == fcntl(DAEMON_FRAMES_FD, F_SETFD, FD_CLOEXEC)) {
+        frames_fd = DAEMON_FRAMES_FD;
     }
     unsetenv(DAEMON_OUTPUT_ENV);
 }
