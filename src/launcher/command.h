@@ -2,7 +2,7 @@
  * command.h - the subcommands of the drover executable.
  *
  * Each subcommand lives in its own file and exports one const record; the
- * table in drover.c lists them, so adding a command touches nothing else.
+ * table in commands.c lists them, so adding a command touches nothing else.
  */
 #ifndef DROVER_LAUNCHER_COMMAND_H
 #define DROVER_LAUNCHER_COMMAND_H
@@ -26,5 +26,9 @@ extern const drover_command_t command_kill;
 extern const drover_command_t command_output;
 extern const drover_command_t command_types;
 extern const drover_command_t command_trace;
+
+/* The drover command, argv as main's, in the drover-cli module: what
+ * drover.c calls for every command it does not serve itself. */
+__attribute__((visibility("default"))) int drover_cli_main(int argc, char **argv);
 
 #endif /* DROVER_LAUNCHER_COMMAND_H */

@@ -106,52 +106,6 @@ static void note(daemon_t *d, const char *fmt, ...)
     (void)!write(d->logfd, line, n);
 }
 
-static int socket_address(struct sockaddr_un *sa, const char *dir)
-{
-    *sa = (struct sockaddr_un){.sun_family = AF_UNIX};
-    return daemon_dir_join(sa->sun_path, sizeof(sa->sun_path), dir, DAEMON_SOCKET);
-}
-
-int daemon_connect(const char *who)
-{
-    char dir[PATH_MAX];
-    int dirfd = daemon_dir_open(dir, false, who);
-    if (dirfd < 0) {
-        return -1;
-    }
-    close(dirfd);
-    struct sockaddr_un sa;
-    if (0 != socket_address(&sa, dir)) {
-        fprintf(stderr, "%s: the socket's path is too long (%s)\n", who, dir);
-        return -1;
-    }
-    int sock = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (sock < 0) {
-        fprintf(stderr, "%s: cannot make a socket: %s\n", who, strerror(errno));
-        return -1;
-    }
-    if (0 != connect(sock, (struct sockaddr *)&sa, sizeof(sa))) {
-        int err = errno;
-        close(sock);
-        if (ENOENT == err || ECONNREFUSED == err) {
-            fprintf(stderr, "%s: the drover daemon is not running (drover daemon start)\n", who);
-        } else {
-            fprintf(stderr, "%s: cannot reach the daemon at %s: %s\n", who, sa.sun_path,
-                    strerror(err));
-        }
-        return -1;
-    }
-    uid_t uid;
-    pid_t pid;
-    if (0 != daemon_wire_peer(sock, &uid, &pid) || uid != geteuid()) {
-        fprintf(stderr, "%s: refusing the daemon at %s: it is not this user's\n", who,
-                sa.sun_path);
-        close(sock);
-        return -1;
-    }
-    return sock;
-}
-
 /* ---- ending ------------------------------------------------------------ */
 
 static void conn_free(conn_t *c)
@@ -643,7 +597,7 @@ static int set_up(daemon_t *d)
         return -1;
     }
     struct sockaddr_un sa;
-    if (0 != socket_address(&sa, d->dir)) {
+    if (0 != daemon_dir_socket(&sa, d->dir)) {
         fprintf(stderr, DAEMON_NAME ": the socket's path is too long (%s)\n", d->dir);
         return -1;
     }

@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <sys/un.h>
 #include <time.h>
 
 #include "pmix_common.h"
@@ -104,6 +105,14 @@ int daemon_dir_open(char *path, bool create, const char *who);
 
 /* dir/name into buf (size bytes). -1 if it does not fit. */
 int daemon_dir_join(char *buf, size_t size, const char *dir, const char *name);
+
+/* The address of the daemon's socket in dir. -1 if it does not fit. */
+int daemon_dir_socket(struct sockaddr_un *sa, const char *dir);
+
+/* Connect to the user's daemon (checking the state directory and that
+ * the daemon runs as this user). Returns the socket, or -1 after a
+ * one-line message prefixed with who. */
+int daemon_connect(const char *who);
 
 /* Remove (as rmtree_at would) every entry of the directory sub of dirfd
  * ("." for dirfd itself) whose name doomed says must go. */
@@ -561,13 +570,6 @@ void daemon_relay_cancel(void);
 bool daemon_relay_serve(struct launcher *run, const struct launcher_job *job, int fd,
                         const char *msg, size_t len);
 
-/* ---- daemon.c: for the client ----------------------------------------- */
-
-/* Connect to the user's daemon (checking the state directory and that
- * the daemon runs as this user). Returns the socket, or -1 after a
- * one-line message prefixed with who. */
-int daemon_connect(const char *who);
-
 /* ---- daemon_client.c: the hook of `drover run` ------------------------ */
 
 /* Whether this `drover run` goes through the daemon: --daemon or
@@ -597,8 +599,14 @@ void daemon_client_report(const struct launcher_job *job);
  * it), ahead of the teardown. */
 void daemon_client_exited(const struct launcher *run, int status);
 
+/* ---- daemon_run.c: `drover run --daemon` ------------------------------ */
+
+/* Whether `drover run` goes through the daemon: --daemon (option) or
+ * DROVER_DAEMON=1. */
+bool daemon_run_wanted(bool option);
+
 /* `drover run` through the daemon: argv as given to `drover run`
  * (argv[0] is "run"). Returns the job's exit status. */
-int daemon_client_run(int argc, char **argv);
+int daemon_run(int argc, char **argv);
 
 #endif /* DROVER_LAUNCHER_DAEMON_H */

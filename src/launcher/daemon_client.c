@@ -1,19 +1,9 @@
 /*
- * daemon_client.c - `drover run --daemon`, and the run's side of a
- *   daemon's job (its report of its ranks, its debugger traffic).
+ * daemon_client.c - the run's side of a daemon's job (its report of its
+ *   ranks, its debugger traffic, its status); the command's side of
+ *   `drover run --daemon` is daemon_run.c.
  *
  * Design notes:
- *  - run --daemon is one request on one connection of the daemon's own
- *    protocol (daemon_wire.c; daemon_connect checks the state directory
- *    and the daemon's uid first), not a PMIx tool's: it hands over file
- *    descriptors, which PMIx cannot carry. The job gets the command's
- *    arguments (already checked by `drover run`), working directory and
- *    environment. The other commands are PMIx tools (daemon_tools.c).
- *  - run --daemon hands its stdin, stdout and stderr to the daemon, which
- *    runs the job on them: output needs no forwarding. INT, TERM and HUP
- *    it receives are passed to the job; it exits with the job's status, or
- *    by the same signal when the job ended by the one it was sent, as a
- *    standalone run does.
  *  - A daemon's job is a `drover run` that the daemon started with
  *    DROVER_DAEMON_JOB and DROVER_DAEMON_REPORT in its environment: it
  *    runs the job itself and writes its ranks' pids to the report fd.
@@ -35,15 +25,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -54,70 +41,6 @@
 #include "directive.h"
 #include "launcher.h"
 #include "pmix_server.h"
-
-extern char **environ;
-
-/* Send words, read the one reply. Returns the socket (the caller closes
- * it) with *reply filled, or -1 after a message. An "error" reply is
- * printed and returned as -1. */
-static int request(const char *who, char *const *words, size_t nwords, const int *fds,
-                   size_t nfds, wire_msg_t *reply)
-{
-    int sock = daemon_connect(who);
-    if (sock < 0) {
-        return -1;
-    }
-    if (0 != daemon_wire_send(sock, words, nwords, fds, nfds)) {
-        fprintf(stderr, "%s: cannot send the request: %s\n", who, strerror(errno));
-        close(sock);
-        return -1;
-    }
-    int rc = daemon_wire_recv(sock, reply);
-    if (0 != rc || 0 == reply->nwords) {
-        fprintf(stderr, "%s: the daemon did not answer\n", who);
-        if (0 == rc) {
-            daemon_wire_release(reply);
-        }
-        close(sock);
-        return -1;
-    }
-    if (0 == strcmp(reply->words[0], "error")) {
-        fprintf(stderr, "%s: %s\n", who, reply->nwords > 1 ? reply->words[1] : "refused");
-        daemon_wire_release(reply);
-        close(sock);
-        return -1;
-    }
-    return sock;
-}
-
-/* verb CWD NARGS ARGS... ENV..., for submit and run. NULL after a
- * message. Caller frees the array (the strings are borrowed, but for
- * the two numbers it holds in buf). */
-static char **launch_words(const char *who, const char *verb, int argc, char **argv,
-                           size_t *nwords, char *cwd, char *nargs)
-{
-    if (NULL == getcwd(cwd, PATH_MAX)) {
-        fprintf(stderr, "%s: cannot tell the working directory: %s\n", who, strerror(errno));
-        return NULL;
-    }
-    size_t nenv = 0;
-    while (NULL != environ[nenv]) {
-        nenv++;
-    }
-    char **words = calloc((size_t)argc + nenv + 3, sizeof(*words));
-    if (NULL == words) {
-        fprintf(stderr, "%s: out of memory\n", who);
-        return NULL;
-    }
-    snprintf(nargs, 16, "%d", argc - 1);
-    words[0] = (char *)verb;
-    words[1] = cwd;
-    words[2] = nargs;
-    memcpy(words + 3, argv + 1, (size_t)(argc - 1) * sizeof(*words));
-    memcpy(words + 2 + argc, environ, nenv * sizeof(*words));
-    *nwords = (size_t)argc + 2 + nenv;
-    return words;
-}
 
 /* A daemon's job: where its run reports its ranks (-1: not one), and
  * the prefix of its namespaces. */
@@ -171,8 +94,7 @@ bool daemon_client_wanted(bool option)
         unsetenv(DAEMON_CONTROL_ENV);
         return false;
     }
-    const char *env = getenv("DROVER_DAEMON");
-    return option || (NULL != env && 0 == strcmp(env, "1"));
+    return daemon_run_wanted(option);
 }
 
 /* A debugger's release of rank (or all) of job, as a tool of this run's
@@ -325,78 +247,4 @@ void daemon_client_exited(const launcher_t *run, int status)
     sigaddset(&ending, SIGTERM);
     sigaddset(&ending, SIGHUP);
     sigprocmask(SIG_BLOCK, &ending, NULL);
-}
-
-/* Wait for the job's end, passing on the signals drover run forwards. */
-static int follow(int sock, unsigned *sent)
-{
-    sigset_t sigs, old;
-    sigemptyset(&sigs);
-    sigaddset(&sigs, SIGINT);
-    sigaddset(&sigs, SIGTERM);
-    sigaddset(&sigs, SIGHUP);
-    sigprocmask(SIG_BLOCK, &sigs, &old);
-    int sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
-    int status = -1;
-    while (status < 0) {
-        struct pollfd p[2] = {{.fd = sock, .events = POLLIN}, {.fd = sfd, .events = POLLIN}};
-        if (poll(p, sfd >= 0 ? 2 : 1, -1) < 0) {
-            if (EINTR == errno) {
-                continue;
-            }
-            break;
-        }
-        struct signalfd_siginfo si;
-        if (sfd >= 0 && 0 != (p[1].revents & POLLIN) && sizeof(si) == read(sfd, &si, sizeof(si))) {
-            char sig[16];
-            snprintf(sig, sizeof(sig), "%u", si.ssi_signo);
-            *sent = si.ssi_signo;
-            daemon_wire_sendv(sock, "signal", sig, NULL);
-        }
-        if (0 != p[0].revents) {
-            wire_msg_t msg;
-            if (0 != daemon_wire_recv(sock, &msg)) {
-                break;
-            }
-            if (2 == msg.nwords && 0 == strcmp(msg.words[0], "exit")) {
-                status = atoi(msg.words[1]);
-            }
-            daemon_wire_release(&msg);
-        }
-    }
-    if (sfd >= 0) {
-        close(sfd);
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    return status;
-}
-
-int daemon_client_run(int argc, char **argv)
-{
-    char cwd[PATH_MAX], nargs[16];
-    size_t nwords;
-    char **words = launch_words(LAUNCHER_NAME, "run", argc, argv, &nwords, cwd, nargs);
-    if (NULL == words) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    static const int fds[3] = {0, 1, 2};
-    wire_msg_t reply;
-    int sock = request(LAUNCHER_NAME, words, nwords, fds, 3, &reply);
-    free(words);
-    if (sock < 0) {
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    daemon_wire_release(&reply);
-    unsigned sent = 0;
-    int status = follow(sock, &sent);
-    close(sock);
-    if (status < 0) {
-        fprintf(stderr, LAUNCHER_NAME ": lost the daemon before the job ended\n");
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    if (0 != sent && status == 128 + (int)sent) {
-        signal((int)sent, SIG_DFL);
-        raise((int)sent);
-    }
-    return status;
 }

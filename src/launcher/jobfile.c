@@ -501,18 +501,3 @@ out:
     free(text);
     return status;
 }
-
-void jobfile_free(jobfile_t *jf)
-{
-    if (NULL == jf) {
-        return;
-    }
-    for (unsigned a = 0; NULL != jf->apps && a < jf->napps; a++) {
-        launch_free_env(jf->apps[a].argv);
-        launch_free_env(jf->apps[a].env);
-        free(jf->apps[a].wdir);
-    }
-    free(jf->apps);
-    free(jf->types);
-    free(jf);
-}

@@ -54,25 +54,6 @@
 
 extern char **environ;
 
-void launch_free_env(char **env)
-{
-    if (NULL != env) {
-        for (char **e = env; NULL != *e; e++) {
-            free(*e);
-        }
-        free(env);
-    }
-}
-
-static size_t env_count(char *const *env)
-{
-    size_t n = 0;
-    while (NULL != env && NULL != env[n]) {
-        n++;
-    }
-    return n;
-}
-
 char *launch_read_text(const char *path, size_t *len)
 {
     /* Non-blocking: a FIFO given as a file is refused, not waited on. */
@@ -98,63 +79,6 @@ char *launch_read_text(const char *path, size_t *len)
     }
     *len = got;
     return text;
-}
-
-char **launch_copy_env(char *const *env)
-{
-    size_t n = env_count(env);
-    char **copy = calloc(n + 1, sizeof(*copy));
-    if (NULL == copy) {
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (NULL == (copy[i] = strdup(env[i]))) {
-            launch_free_env(copy);
-            return NULL;
-        }
-    }
-    return copy;
-}
-
-/* Does entry ("NAME=value") set name? */
-static bool sets(const char *entry, const char *name, size_t len)
-{
-    return 0 == strncmp(entry, name, len) && '=' == entry[len];
-}
-
-const char *launch_getenv(char *const *env, const char *name)
-{
-    size_t len = strlen(name);
-    for (char *const *e = env; NULL != *e; e++) {
-        if (sets(*e, name, len)) {
-            return *e + len + 1;
-        }
-    }
-    return NULL;
-}
-
-char **launch_setenv(char **env, const char *name, const char *value)
-{
-    size_t len = strlen(name), n = env_count(env);
-    char *entry;
-    if (asprintf(&entry, "%s=%s", name, value) < 0) {
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (sets(env[i], name, len)) {
-            free(env[i]);
-            env[i] = entry;
-            return env;
-        }
-    }
-    char **grown = realloc(env, (n + 2) * sizeof(*grown));
-    if (NULL == grown) {
-        free(entry);
-        return NULL;
-    }
-    grown[n] = entry;
-    grown[n + 1] = NULL;
-    return grown;
 }
 
 const char *launch_libpmix_dir(void)
@@ -185,7 +109,7 @@ static bool inherited_pmix(const char *entry)
 
 char **launch_base_env(const launcher_options_t *opts)
 {
-    size_t n = env_count(environ);
+    size_t n = launch_env_count(environ);
     char **env = calloc(n + 1, sizeof(*env));
     if (NULL == env) {
         return NULL;
@@ -285,11 +209,9 @@ int launch_resolve(const char *name, char *const *env, const char *wdir, char **
         *path = full;
         return 0;
     }
-    const char *search = "/usr/local/bin:/usr/bin:/bin";
-    for (char *const *e = env; NULL != e && NULL != *e; e++) {
-        if (sets(*e, "PATH", 4)) {
-            search = *e + 5;
-        }
+    const char *search = NULL != env ? launch_getenv(env, "PATH") : NULL;
+    if (NULL == search) {
+        search = "/usr/local/bin:/usr/bin:/bin";
     }
     int result = LAUNCHER_EXIT_NOTFOUND;
     *why = "not found in PATH";

@@ -367,13 +367,7 @@ char *openmpi_shm_dir(const launcher_session_t *s);
  * memory runs out. */
 char **openmpi_env(char **env, const launcher_map_t *map, const char *shm_dir);
 
-/* ---- launch.c --------------------------------------------------------- */
-
-/* The environment every process starts from: drover's, without variables
- * of an enclosing PMIx job (PMIX_*), with the -x settings applied and, by
- * default, drover's libpmix.so.2 directory first on LD_LIBRARY_PATH. NULL
- * when memory runs out. Caller frees with launch_free_env. */
-char **launch_base_env(const launcher_options_t *opts);
+/* ---- launch_env.c ----------------------------------------------------- */
 
 /* Set name=value in env (replacing name's old value), in place: returns
  * env, perhaps moved (it may be reallocated, so only the result is to be
@@ -384,6 +378,17 @@ char **launch_setenv(char **env, const char *name, const char *value);
 const char *launch_getenv(char *const *env, const char *name);
 char **launch_copy_env(char *const *env);
 void launch_free_env(char **env);
+/* The entries of env (NULL: none). */
+size_t launch_env_count(char *const *env);
+
+/* ---- launch.c --------------------------------------------------------- */
+
+/* The environment every process starts from: drover's, without variables
+ * of an enclosing PMIx job (PMIX_*), with the -x settings applied and, by
+ * default, drover's libpmix.so.2 directory first on LD_LIBRARY_PATH. NULL
+ * when memory runs out. Caller frees with launch_free_env. */
+char **launch_base_env(const launcher_options_t *opts);
+
 
 /* The whole text of the regular file at path (*len bytes), or NULL when it
  * cannot be read, is larger than the YAML reader takes (YDOC_MAX_BYTES) or

@@ -608,3 +608,21 @@ void options_release(launcher_options_t *opts)
     opts->exports = NULL;
     opts->nexports = 0;
 }
+
+/* A job file's apps and the command line's (':') are one description;
+ * freed here, where options_release needs it, as the command line is
+ * parsed without the YAML reader (drover.c). */
+void jobfile_free(jobfile_t *jf)
+{
+    if (NULL == jf) {
+        return;
+    }
+    for (unsigned a = 0; NULL != jf->apps && a < jf->napps; a++) {
+        launch_free_env(jf->apps[a].argv);
+        launch_free_env(jf->apps[a].env);
+        free(jf->apps[a].wdir);
+    }
+    free(jf->apps);
+    free(jf->types);
+    free(jf);
+}

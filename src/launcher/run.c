@@ -430,7 +430,7 @@ static int run_command(int argc, char **argv)
     }
     if (daemon_client_wanted(opts.daemon)) {
         options_release(&opts);
-        return daemon_client_run(argc, argv);
+        return daemon_run(argc, argv);
     }
     daemon_output_take_env(daemon_client_job() > 0);
     ensure_std_fds();

@@ -10,11 +10,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 user=drovertest$$
 udir=$(mktemp -d /tmp/drover-test-user.XXXXXX)
-# The other user runs a copy of drover (the build tree may be out of its
-# reach), with its libpmix.so.2 where the copy's RUNPATH ($ORIGIN/..) looks.
+# The other user runs a copy of drover and its module (the build tree may
+# be out of its reach), with its libpmix.so.2 where the module's RUNPATH
+# ($ORIGIN/..) looks.
 mkdir "$udir/bin"
-cp "$DROVER" "$udir/bin/drover"
-cp -L "$(ldd "$DROVER" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
+cp "$DROVER" "$(dirname "$DROVER")/drover-cli.so" "$udir/bin/"
+cp -L "$(ldd "$udir/bin/drover-cli.so" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
 UDROVER=$udir/bin/drover
 as_user() {
   setpriv --reuid="$user" --regid="$user" --clear-groups \

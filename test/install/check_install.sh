@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # check_install.sh - `meson install` puts libpmix.so.2 in the private
 # $libdir/drover, never beside a system OpenPMIx, with headers under
-# $includedir/drover and a drover.pc that builds a working program.
+# $includedir/drover and a drover.pc that builds a working program; the
+# drover command's module goes to the same directory, where the command
+# looks for it.
 # Usage: check_install.sh BUILD_DIR
 set -u
 build=$1
@@ -24,6 +26,12 @@ check "its SONAME is libpmix.so.2" \
   grep -q 'Library soname: \[libpmix.so.2\]' <<<"$(readelf -d "$lib")"
 check "no libpmix is installed outside the private directory" \
   test -z "$(find "$root" -name 'libpmix.so*' -not -path '*/drover/*')"
+exe=$(find "$root" -path '*/bin/drover' | head -1)
+check "drover-cli.so is installed beside libpmix.so.2" test -f "$(dirname "$lib")/drover-cli.so"
+check "the drover command looks for it there (RUNPATH)" \
+  grep -qF "runpath: [$(dirname "${lib#"$root"}")]" <<<"$(readelf -d "$exe")"
+check "the installed drover command runs its commands" \
+  grep -q '^usage: drover' <<<"$(LD_LIBRARY_PATH=$(dirname "$lib") "$exe" help)"
 check "headers are under include/drover" test -f "$(dirname "$(find "$root" -name pmix.h)")/drover.h"
 
 cat >"$root/app.c" <<'SRC'
