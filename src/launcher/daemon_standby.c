@@ -17,18 +17,24 @@
  *    so waitpid, kill, ps and the journal see no difference.
  *  - What the standby did before its job must not depend on the job.
  *    The topology does not (--use-hwthread-cpus picks its slot type
- *    later); the session, the server and the options are made after the
+ *    later), nor the session (session_prepare: its directory, cgroup and
+ *    anchor; the job's /dev/shm prefix and grace are told to the anchor
+ *    when the job comes); the server and the options are made after the
  *    job came. What the dynamic loader, hwloc, the sanitizers and malloc
- *    read from the environment when the process starts does: a job whose
- *    environment differs from the daemon's in LD_*, HWLOC_*, *SAN_OPTIONS,
- *    MALLOC_* or GLIBC_TUNABLES is started by an exec of its own instead.
+ *    read from the environment when the process starts does, and where
+ *    the session goes (TMPDIR) or whether it has a cgroup (SLURM_JOB_ID):
+ *    a job whose environment differs from the daemon's in LD_*, HWLOC_*,
+ *    *SAN_OPTIONS, MALLOC_*, GLIBC_TUNABLES, TMPDIR or SLURM_JOB_ID is
+ *    started by an exec of its own instead.
  *  - A consumed standby is replaced when a job ends, not when one starts:
  *    the replacement's exec and topology would take a core from the job
  *    being launched. A standby that died before its job is not replaced
  *    until then either, so one that cannot start costs a fork per job,
  *    never a loop; without a standby, jobs are forked and exec'd.
- *  - It has no files. It ends when the daemon stops (SIGKILL, reaped),
- *    when the daemon dies (PR_SET_PDEATHSIG), or when its socket closes.
+ *  - Its only files are its session's (removed by its anchor should it
+ *    be killed). It ends when its socket closes (the daemon stops or drops
+ *    it: it removes its session first, and is SIGKILLed if that takes over
+ *    DROP_WAIT_MS), or when the daemon dies (PR_SET_PDEATHSIG).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +57,8 @@ extern char **environ;
 #define STANDBY_FD 3
 #define JOB_FDS_MIN 5
 #define JOB_FDS_MAX 6
+/* How long a dropped standby has to end by itself. */
+#define DROP_WAIT_MS 1000
 
 struct daemon_standby {
     char *exe;
@@ -89,9 +97,27 @@ void daemon_standby_destroy(daemon_standby_t *s)
     free(s);
 }
 
+/* Whether pid has ended (and is reaped) within ms milliseconds. */
+static bool ended_within(pid_t pid, int ms)
+{
+    for (int waited = 0; waited <= ms; waited++) {
+        pid_t got = waitpid(pid, NULL, WNOHANG);
+        if (got == pid || (got < 0 && ECHILD == errno)) {
+            return true;
+        }
+        usleep(1000);
+    }
+    return false;
+}
+
 void daemon_standby_drop(daemon_standby_t *s)
 {
-    if (0 != s->pid) {
+    if (s->sock >= 0) {
+        /* Its socket's end is its cue: it removes its session and ends. */
+        close(s->sock);
+        s->sock = -1;
+    }
+    if (0 != s->pid && !ended_within(s->pid, DROP_WAIT_MS)) {
         kill(s->pid, SIGKILL);
         while (waitpid(s->pid, NULL, 0) < 0 && EINTR == errno) {
         }
@@ -164,10 +190,13 @@ void daemon_standby_fill(daemon_standby_t *s)
     s->sock = sp[0];
 }
 
-/* Is the variable (NAME=value) one the process reads when it starts? */
+/* Is the variable (NAME=value) one the process reads when it starts, or
+ * the standby before its job comes (where its session goes, whether it
+ * has a cgroup)? */
 static bool read_at_start(const char *entry)
 {
-    static const char *const prefixes[] = {"LD_", "HWLOC_", "MALLOC_", "GLIBC_TUNABLES="};
+    static const char *const prefixes[] = {
+        "LD_", "HWLOC_", "MALLOC_", "GLIBC_TUNABLES=", "TMPDIR=", "SLURM_JOB_ID="};
     for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
         if (0 == strncmp(entry, prefixes[i], strlen(prefixes[i]))) {
             return true;
@@ -289,8 +318,10 @@ int daemon_standby_take_job(int *argc, char ***argv)
         return LAUNCHER_EXIT_FAILURE;
     }
     close(STANDBY_FD);
-    /* A failure is said by the job's run, which loads it again. */
+    /* A failure is said by the job's run, which loads it again; or makes
+     * its session then. */
     (void)mapping_preload();
+    (void)session_prepare(0);
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
     close(sock);

@@ -289,6 +289,12 @@ typedef struct launcher_session {
  * ("drover-<pid>-", or the daemon's name for its job); NULL: no memory. */
 char *session_name_prefix(void);
 int session_create(launcher_session_t *s, double grace);
+/* A daemon's standby: make the session before the job comes (as
+ * session_create, with a prefix of its own). The next session_create takes
+ * it over, with the job's prefix and grace. */
+int session_prepare(double grace);
+/* The session prepared, if no job came for it: destroyed. */
+void session_unprepare(void);
 
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
 char *session_mkdir(const char *dir, const char *name);

@@ -61,6 +61,15 @@
 /* The variable labelling every process of a run (session_label_env). */
 #define LABEL_NAME "DROVER_RUN"
 
+/* Whether the session directory's name still gives the directory made. */
+static bool still_there(const launcher_session_t *s)
+{
+    struct stat made, now;
+    return 0 == fstat(s->dir_fd, &made) &&
+           0 == fstatat(s->tmp_fd, strrchr(s->dir, '/') + 1, &now, AT_SYMLINK_NOFOLLOW) &&
+           made.st_dev == now.st_dev && made.st_ino == now.st_ino;
+}
+
 /* Remove the session directory, if the name still gives the directory
  * made (anything else swapped in is left alone), else only what it holds. */
 static void remove_session_dir(const launcher_session_t *s)
@@ -68,11 +77,8 @@ static void remove_session_dir(const launcher_session_t *s)
     if (s->dir_fd < 0) {
         return;
     }
-    const char *name = strrchr(s->dir, '/') + 1;
-    struct stat made, now;
-    if (0 == fstat(s->dir_fd, &made) && 0 == fstatat(s->tmp_fd, name, &now, AT_SYMLINK_NOFOLLOW) &&
-        made.st_dev == now.st_dev && made.st_ino == now.st_ino) {
-        rmtree_at(s->tmp_fd, name, geteuid(), true);
+    if (still_there(s)) {
+        rmtree_at(s->tmp_fd, strrchr(s->dir, '/') + 1, geteuid(), true);
     } else {
         rmtree_contents(s->dir_fd, geteuid());
     }
@@ -214,6 +220,19 @@ static void sleep_ms(long ms)
     nanosleep(&ts, NULL);
 }
 
+/* What a run tells the anchor made before its job came (a daemon's
+ * standby): the job's grace and /dev/shm prefix. One write, atomic on a
+ * pipe. */
+typedef struct anchor_settings {
+    double grace;
+    char shm_prefix[DAEMON_NSPACE_MAX];
+} anchor_settings_t;
+
+/* A session made ahead of its run's job (session_prepare), until
+ * session_create takes it; its fds from PREPARED_MIN_FD up. */
+static launcher_session_t prepared = SESSION_NONE;
+#define PREPARED_MIN_FD 10
+
 /* The anchor's life: lead the group, wait for drover to go, clean up. */
 static void anchor_main(int fd, const launcher_session_t *s, double grace)
 {
@@ -228,11 +247,25 @@ static void anchor_main(int fd, const launcher_session_t *s, double grace)
      * closed. */
     int keep[] = {fd, s->tmp_fd, s->dir_fd, s->shm_fd, s->cgroup.parent_fd, s->cgroup.dir_fd};
     close_all_but(keep, sizeof(keep) / sizeof(keep[0]));
-    char byte;
+    /* Until EOF; what came last is what drover says of its job. */
+    anchor_settings_t said, last = {.grace = grace};
+    size_t have = 0;
     ssize_t n;
     do {
-        n = read(fd, &byte, 1);
+        n = read(fd, (char *)&said + have, sizeof(said) - have);
+        have += n > 0 ? (size_t)n : 0;
+        if (sizeof(said) == have) {
+            last = said;
+            have = 0;
+        }
     } while (n > 0 || (n < 0 && EINTR == errno));
+    launcher_session_t own = *s;
+    if ('\0' != last.shm_prefix[0] &&
+        NULL != memchr(last.shm_prefix, '\0', sizeof(last.shm_prefix))) {
+        own.shm_prefix = last.shm_prefix;
+    }
+    grace = last.grace;
+    s = &own;
     /* The group, the cgroup, and what left both but carries the run's
      * label. */
     sweep_t all = {.pgid = getpid(), .spared = getpid(), .label = s->label};
@@ -365,8 +398,72 @@ char *session_name_prefix(void)
     return prefix;
 }
 
+/* The prepared session, made the job's: its prefix, and both that and
+ * grace told to the anchor. */
+static int adopt(launcher_session_t *s, double grace)
+{
+    *s = prepared;
+    prepared = SESSION_NONE;
+    if (!still_there(s)) {
+        /* Removed while it waited (a cleaner of old files): a new one. */
+        session_destroy(s);
+        return session_create(s, grace);
+    }
+    free(s->shm_prefix);
+    anchor_settings_t said = {.grace = grace};
+    if (NULL == (s->shm_prefix = session_name_prefix()) ||
+        (int)sizeof(said.shm_prefix) <=
+            snprintf(said.shm_prefix, sizeof(said.shm_prefix), "%s", s->shm_prefix) ||
+        (ssize_t)sizeof(said) != write(s->anchor_fd, &said, sizeof(said))) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot take over the session made ahead\n");
+        session_destroy(s);
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    return 0;
+}
+
+/* fd moved to PREPARED_MIN_FD or above (-1 stays -1). */
+static int out_of_the_way(int fd)
+{
+    if (fd < 0 || fd >= PREPARED_MIN_FD) {
+        return fd;
+    }
+    int moved = fcntl(fd, F_DUPFD_CLOEXEC, PREPARED_MIN_FD);
+    close(fd);
+    return moved;
+}
+
+int session_prepare(double grace)
+{
+    if (0 != session_create(&prepared, grace)) {
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    /* The job's fds will be made 0-5 (daemon_standby.c): the session's,
+     * made first, move above them. */
+    int *fds[] = {&prepared.anchor_fd,         &prepared.tmp_fd,          &prepared.dir_fd,
+                  &prepared.shm_fd,            &prepared.cgroup.parent_fd, &prepared.cgroup.dir_fd,
+                  &prepared.cgroup.procs_fd};
+    bool moved = true;
+    for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {
+        moved &= (*fds[i] = out_of_the_way(*fds[i])) >= 0 || -1 == *fds[i];
+    }
+    if (!moved) {
+        session_unprepare();
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    return 0;
+}
+
+void session_unprepare(void)
+{
+    session_destroy(&prepared);
+}
+
 int session_create(launcher_session_t *s, double grace)
 {
+    if (NULL != prepared.dir) {
+        return adopt(s, grace);
+    }
     *s = SESSION_NONE;
     uint64_t random;
     if (sizeof(random) != getrandom(&random, sizeof(random), 0)) {

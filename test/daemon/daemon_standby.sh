@@ -7,21 +7,6 @@
 # after `daemon stop` or after the daemon is SIGKILLed.
 source "$(dirname "$0")/lib.sh"
 
-# The daemon's standby: its child started with DROVER_DAEMON_STANDBY that
-# is not one of its jobs' runs (a job's run started from the standby keeps
-# that variable in /proc/PID/environ).
-standby_pid() {
-  local d p jobs
-  d=$(daemon_pid)
-  jobs=" $(job_pids) "
-  for p in $(pgrep -P "$d" 2>/dev/null); do
-    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'DROVER_DAEMON_STANDBY=3' &&
-      [[ "$jobs" != *" $p "* ]]; then
-      echo "$p"
-    fi
-  done
-}
-
 # Waits (bounded) for a standby other than $1 (default: any); prints it.
 wait_standby() {
   local s
@@ -40,12 +25,16 @@ last_job_pid() {
   "$DROVER" ps --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[-1]["pid"])'
 }
 
-gone() { # pid: no such process within 5 s
+eventually() { # command...: succeeds within 5 s
   for _ in $(seq 100); do
-    [ -d "/proc/$1" ] || return 0
+    "$@" && return 0
     sleep 0.05
   done
   return 1
+}
+
+gone() { # pid: no such process within 5 s
+  eventually test ! -d "/proc/$1"
 }
 
 # The variable is the daemon's: set by hand, one line and nothing run.
@@ -136,8 +125,26 @@ check "... and a standby comes back once it has ended" test -n "$s7"
 out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 1 echo again)
 check "... and is used" test "$out" = again -a "$(last_job_pid)" = "$s7"
 
-# Nothing left: after stop, and after the daemon is SIGKILLed.
+# The standby makes its session before its job comes; the anchor guarding
+# it learns the job's /dev/shm prefix and grace all the same: the run
+# SIGKILLed mid-job (its rank dies with it, PR_SET_PDEATHSIG), what the rank
+# started gets the job's grace after SIGTERM, and the job's segments go.
 s8=$(wait_standby "$s7")
+dr submit --grace 4 -n 1 sh -c '
+  (trap "sleep 1; touch $0/termed; exit 0" TERM; while :; do sleep 0.1; done) >/dev/null 2>&1 &
+  : >"/dev/shm/$PMIX_NAMESPACE-seg"; echo "$PMIX_NAMESPACE" >"$0/ready"; wait' "$work"
+for _ in $(seq 100); do [ -s "$work/ready" ] && break; sleep 0.05; done
+nspace=$(cat "$work/ready")
+check "a job through the standby made a segment" \
+  test "$(last_job_pid)" = "$s8" -a -e "/dev/shm/$nspace-seg"
+kill -KILL "$s8"
+check "its run SIGKILLed: the rank's child had the job's grace after SIGTERM" \
+  eventually test -e "$work/termed"
+check "... its segment is removed" eventually test ! -e "/dev/shm/$nspace-seg"
+check "... and nothing is left" jobs_gone "$s8"
+
+# Nothing left: after stop, and after the daemon is SIGKILLed.
+s8=$(wait_standby "$s8")
 pids=$(job_pids)
 dr daemon stop
 check "daemon stop: the standby is gone" gone "$s8"

@@ -7,7 +7,8 @@
 #   job_pids          the drover run pid of every job the daemon started
 #   jobs_gone PIDS    those runs have ended and left nothing: no process,
 #                     no /dev/shm segment (nor one of a daemon that is
-#                     gone), nothing in $TMPDIR
+#                     gone), nothing in $TMPDIR but the session of the
+#                     daemon's standby (standby_pid)
 #   stopped           after `daemon stop`: the state directory holds
 #                     nothing but the journal and the jobs' kept
 #                     directories, jobs/<id>/ with stdout, stderr, ranks
@@ -69,6 +70,30 @@ import json, sys
 print(" ".join(str(j["pid"]) for j in json.load(sys.stdin) if j["pid"] > 0))'
 }
 
+# The daemon's standby: its child started with DROVER_DAEMON_STANDBY that
+# is not one of its jobs' runs (a job's run started from the standby keeps
+# that variable in /proc/PID/environ).
+standby_pid() {
+  local d p jobs
+  d=$(daemon_pid)
+  [ -n "$d" ] || return 0
+  jobs=" $(job_pids) "
+  for p in $(pgrep -P "$d" 2>/dev/null); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx 'DROVER_DAEMON_STANDBY=3' &&
+      [[ "$jobs" != *" $p "* ]]; then
+      echo "$p"
+    fi
+  done
+}
+
+# What is in $TMPDIR but the session the daemon's standby made ahead of
+# its job.
+tmp_left() {
+  local s
+  s=$(standby_pid)
+  ls -A "$TMPDIR" | grep -v "^drover\.${s:-none}\."
+}
+
 jobs_gone() {
   local pid left=""
   for _ in $(seq 100); do
@@ -84,10 +109,10 @@ jobs_gone() {
       seg_daemon=${seg#drover-daemon.}
       [ -d "/proc/${seg_daemon%%.*}" ] || left="$left $seg"
     done
-    [ -z "$left$(ls -A "$TMPDIR")" ] && return 0
+    [ -z "$left$(tmp_left)" ] && return 0
     sleep 0.1
   done
-  echo "# left behind by runs [$left], in TMPDIR [$(ls -A "$TMPDIR")]"
+  echo "# left behind by runs [$left], in TMPDIR [$(tmp_left)]"
   return 1
 }
 
