@@ -473,6 +473,13 @@ PMIX_EXPORT const drover_attribute_t *drover_attribute_at(size_t index);
  * is left open and *env may have gained some of the variables. */
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd);
 
+/* drover_server_setup_pmi for nprocs processes at once, procs[i] with
+ * envs[i] and fds[i], in one trip to the server's thread (a launch of
+ * many processes waits for it once). On failure nothing is left open:
+ * every fds[i] is -1. */
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs, size_t nprocs,
+                                                        char ***envs, int *fds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -198,14 +198,41 @@ static pmix_status_t make_ready(launcher_job_t *job, unsigned r, ready_t *ready)
     pmix_proc_t proc;
     proc_name(job, r, &proc);
     pmix_status_t rc = PMIx_server_setup_fork(&proc, &ready->env);
-    if (PMIX_SUCCESS == rc) {
-        /* PMI-1 beside PMIx, for MPICH and its kin. */
-        rc = drover_server_setup_pmi(&proc, &ready->env, &ready->pmi_fd);
-    }
     if (PMIX_SUCCESS != rc) {
         fprintf(stderr, LAUNCHER_NAME ": cannot prepare %s: %s\n",
                 describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
     }
+    return rc;
+}
+
+/* PMI-1 beside PMIx, for MPICH and its kin: every process's connection,
+ * made in one trip to the server's thread rather than one each. */
+static pmix_status_t make_pmi(launcher_job_t *job, ready_t *ready)
+{
+    unsigned n = job->nprocs;
+    pmix_proc_t *procs = calloc(n, sizeof(*procs));
+    char ***envs = calloc(n, sizeof(*envs));
+    int *fds = calloc(n, sizeof(*fds));
+    pmix_status_t rc = PMIX_ERR_NOMEM;
+    if (NULL != procs && NULL != envs && NULL != fds) {
+        for (unsigned r = 0; r < n; r++) {
+            proc_name(job, r, &procs[r]);
+            envs[r] = ready[r].env;
+        }
+        rc = drover_server_setup_pmi_procs(procs, n, envs, fds);
+        /* The environments may have moved, even on failure. */
+        for (unsigned r = 0; r < n; r++) {
+            ready[r].env = envs[r];
+            ready[r].pmi_fd = PMIX_SUCCESS == rc ? fds[r] : -1;
+        }
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot prepare the PMI connections of %s: %s\n",
+                0 == job->index ? "the job" : job->nspace, PMIx_Error_string(rc));
+    }
+    free(procs);
+    free(envs);
+    free(fds);
     return rc;
 }
 
@@ -307,6 +334,9 @@ static pmix_status_t launch_all(launcher_job_t *job)
     pmix_status_t rc = PMIX_SUCCESS;
     for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
         rc = make_ready(job, r, &ready[r]);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = make_pmi(job, ready);
     }
     unsigned prepared = 0;
     while (PMIX_SUCCESS == rc && prepared < job->nprocs &&

@@ -683,9 +683,13 @@ typedef struct setup_op {
     char address[32];            /* PMI_PORT */
 } setup_op_t;
 
-static pmix_status_t setup_in_thread(void *arg)
+typedef struct setup_batch {
+    setup_op_t *ops;
+    size_t n;
+} setup_batch_t;
+
+static pmix_status_t setup_one(setup_op_t *op)
 {
-    setup_op_t *op = arg;
     int fd = op->fd;
     pmix_status_t rc;
 
@@ -703,48 +707,92 @@ static pmix_status_t setup_in_thread(void *arg)
     return attach(&op->proc, fd);
 }
 
-PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)
+static pmix_status_t setup_in_thread(void *arg)
 {
-    int sv[2];
-    pmix_status_t rc;
+    setup_batch_t *b = arg;
+    pmix_status_t rc = PMIX_SUCCESS;
 
+    for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
+        rc = setup_one(&b->ops[i]);
+    }
+    return rc;
+}
+
+/* The variables hydra gives, and PMI_PORT and PMI_ID, for op, whose
+ * process inherits fd. */
+static pmix_status_t export_vars(const setup_op_t *op, int fd, char ***env)
+{
+    char nspace[PMIX_MAX_NSLEN + 1], fdnum[16], rank[16], nprocs[16], id[16];
+    PMIX_LOAD_NSPACE(nspace, op->proc.nspace);
+    snprintf(fdnum, sizeof(fdnum), "%d", fd);
+    snprintf(rank, sizeof(rank), "%u", op->proc.rank);
+    snprintf(nprocs, sizeof(nprocs), "%u", op->size);
+    snprintf(id, sizeof(id), "%u", op->id);
+    const char *vars[][2] = {{"PMI_FD", fdnum},         {"PMI_JOBID", nspace},
+                             {"PMI_RANK", rank},        {"PMI_SIZE", nprocs},
+                             {"PMI_PORT", op->address}, {"PMI_ID", id}};
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]) && PMIX_SUCCESS == rc; i++) {
+        rc = pmix_setenv(vars[i][0], vars[i][1], true, env);
+    }
+    return rc;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs, size_t nprocs,
+                                                        char ***envs, int *fds)
+{
     if (!server.initialized) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == proc || NULL == env || NULL == fd || !PMIX_RANK_IS_VALID(proc->rank)) {
+    if (NULL == procs || NULL == envs || NULL == fds || 0 == nprocs) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
-        return PMIX_ERR_OUT_OF_RESOURCE;
-    }
-    /* One trip to the progress thread: the job's size, the preputs, the
-     * port and an id, and the server end served. */
-    setup_op_t op = {.proc = *proc, .fd = sv[0], .env = NULL != *env ? *env : (char *[]){NULL}};
-    rc = server_run_sync(setup_in_thread, &op);
-    if (PMIX_SUCCESS != rc) {
-        if (op.fd >= 0) {
-            close(op.fd);
-        }
-        close(sv[1]);
-        return rc;
-    }
-    /* The variables hydra gives, PMI_JOBID, PMI_PORT and PMI_ID. Should one
-     * fail, closing our end closes the served one. */
-    char nspace[PMIX_MAX_NSLEN + 1], fdnum[16], rank[16], nprocs[16], id[16];
-    PMIX_LOAD_NSPACE(nspace, proc->nspace);
-    snprintf(fdnum, sizeof(fdnum), "%d", sv[1]);
-    snprintf(rank, sizeof(rank), "%u", proc->rank);
-    snprintf(nprocs, sizeof(nprocs), "%u", op.size);
-    snprintf(id, sizeof(id), "%u", op.id);
-    const char *vars[][2] = {{"PMI_FD", fdnum},         {"PMI_JOBID", nspace},
-                             {"PMI_RANK", rank},        {"PMI_SIZE", nprocs},
-                             {"PMI_PORT", op.address}, {"PMI_ID", id}};
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-        if (PMIX_SUCCESS != (rc = pmix_setenv(vars[i][0], vars[i][1], true, env))) {
-            close(sv[1]);
-            return rc;
+    for (size_t i = 0; i < nprocs; i++) {
+        if (!PMIX_RANK_IS_VALID(procs[i].rank)) {
+            return PMIX_ERR_BAD_PARAM;
         }
     }
-    *fd = sv[1];
-    return PMIX_SUCCESS;
+    setup_op_t *ops = calloc(nprocs, sizeof(*ops));
+    if (NULL == ops) {
+        return PMIX_ERR_NOMEM;
+    }
+    pmix_status_t rc = PMIX_SUCCESS;
+    size_t made = 0;
+    for (; made < nprocs && PMIX_SUCCESS == rc; made++) {
+        int sv[2];
+        if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+            rc = PMIX_ERR_OUT_OF_RESOURCE;
+            break;
+        }
+        ops[made] = (setup_op_t){.proc = procs[made], .fd = sv[0],
+                                 .env = NULL != envs[made] ? envs[made] : (char *[]){NULL}};
+        fds[made] = sv[1];
+    }
+    /* One trip to the progress thread for them all: each one's job size,
+     * preputs, port and id, and its server end served. */
+    if (PMIX_SUCCESS == rc) {
+        setup_batch_t batch = {.ops = ops, .n = nprocs};
+        rc = server_run_sync(setup_in_thread, &batch);
+    }
+    for (size_t i = 0; i < made && PMIX_SUCCESS == rc; i++) {
+        rc = export_vars(&ops[i], fds[i], &envs[i]);
+    }
+    /* Should one fail, closing our ends closes the ends served. */
+    for (size_t i = 0; i < made && PMIX_SUCCESS != rc; i++) {
+        if (ops[i].fd >= 0) {
+            close(ops[i].fd);
+        }
+        close(fds[i]);
+        fds[i] = -1;
+    }
+    free(ops);
+    return rc;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)
+{
+    if (NULL == proc || NULL == env || NULL == fd) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return drover_server_setup_pmi_procs(proc, 1, env, fd);
 }

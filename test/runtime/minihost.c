@@ -13,7 +13,8 @@
  *            without PMIx_Finalize, and the host checks it heard of that
  *            and that no callback ran inside its own calls
  *   -p       also serve each rank PMI over an inherited PMI_FD
- *            (drover_server_setup_pmi), as drover run does
+ *            (drover_server_setup_pmi), as drover run does, after checking
+ *            that a batch naming an unknown process fails cleanly
  *   -t tool  also run tool with only the server's URI in its environment
  *            (no namespace or rank) and the line "tool input" on its stdin;
  *            the server is finalized once the ranks are done, and the tool
@@ -29,6 +30,7 @@
  * "minihost.all" of every rank and registers attributes for "allocate".
  * A reacquisition of an allocation is left unanswered until the ranks end.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -549,6 +551,39 @@ static char **copy_environ(void)
     return env;
 }
 
+/* Descriptors this process has open. */
+static int count_fds(void)
+{
+    DIR *d = opendir("/proc/self/fd");
+    int n = 0;
+    while (NULL != d && NULL != readdir(d)) {
+        n++;
+    }
+    if (NULL != d) {
+        closedir(d);
+    }
+    return n;
+}
+
+/* A batch of PMI connections naming a process the server does not know
+ * fails whole, with nothing left open. */
+static void check_pmi_refusal(void)
+{
+    pmix_proc_t procs[2];
+    PMIX_LOAD_PROCID(&procs[0], "minihost.unknown", 0);
+    PMIX_LOAD_PROCID(&procs[1], nspace, 0);
+    char **envs[2] = {copy_environ(), copy_environ()};
+    int fds[2] = {-2, -2}, before = count_fds();
+    pmix_status_t rc = drover_server_setup_pmi_procs(procs, 2, envs, fds);
+    if (PMIX_ERR_NOT_FOUND != rc || -1 != fds[0] || -1 != fds[1] || count_fds() != before) {
+        fprintf(stderr, "minihost: a PMI batch with an unknown process: %s, fds %d %d\n",
+                PMIx_Error_string(rc), fds[0], fds[1]);
+        exit(1);
+    }
+    PMIX_ARGV_FREE(envs[0]);
+    PMIX_ARGV_FREE(envs[1]);
+}
+
 /* Launch rank r with pipes for its stdin, stdout and stderr. */
 static void launch(uint32_t r, char **argv, rank_io_t *io)
 {
@@ -769,6 +804,9 @@ int main(int argc, char **argv)
     }
     rank_io_t *io = calloc(nranks, sizeof(*io));
     stdin_fds = calloc(nranks, sizeof(*stdin_fds));
+    if (with_pmi) {
+        check_pmi_refusal();
+    }
     for (uint32_t r = 0; r < nranks; r++) {
         launch(r, argv + optind + 1, &io[r]);
     }
