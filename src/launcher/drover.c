@@ -12,8 +12,10 @@
  *    private library directory once installed). So is a run through the
  *    daemon from a job file (read with libyaml), and the daemon's own runs,
  *    which are full runs.
- *  - The module is never unloaded: its threads and handlers live until
- *    the process ends.
+ *  - The module is loaded with lazy binding, as the libraries of an
+ *    executable are (RTLD_NOW would bind every call of libpmix, libevent
+ *    and hwloc up front: 0.3 ms more for each command), and never
+ *    unloaded: its threads and handlers live until the process ends.
  */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -50,7 +52,7 @@ static bool handed_over(int argc, char **argv, int *status)
 
 static int cli(int argc, char **argv)
 {
-    void *module = dlopen(CLI_MODULE, RTLD_NOW | RTLD_LOCAL);
+    void *module = dlopen(CLI_MODULE, RTLD_LAZY | RTLD_LOCAL);
     if (NULL == module) {
         fprintf(stderr, "drover: cannot load " CLI_MODULE ": %s\n", dlerror());
         return LAUNCHER_EXIT_FAILURE;
