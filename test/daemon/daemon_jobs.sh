@@ -81,6 +81,11 @@ assert got == [(1, "completed", 0), (2, "failed", 5), (3, "failed", 3), (4, "fai
 ' "$out"
 
 # run --daemon: in the foreground, as a standalone run.
+# The command hands the job over with the C library alone (drover.c): the
+# executable needs no other library (but a sanitizer's runtime).
+needed=$(readelf -d "$DROVER" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' |
+  grep -Ev '^(libc\.so\.6|lib(asan|ubsan)\.so\..*)$')
+check "run --daemon: the drover executable needs only the C library" test -z "$needed"
 out=$(echo hello | timeout -s KILL 60 "$DROVER" run --daemon -n 1 cat)
 check "run --daemon: stdin reaches rank 0, output comes back" test "$out" = hello
 timeout -s KILL 60 "$DROVER" run --daemon -n 2 --oversubscribe sh -c 'echo "r$PMIX_RANK"' \
