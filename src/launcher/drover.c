@@ -7,20 +7,25 @@
  *    with the C library alone (options.c, daemon_run.c). Loading the PMIx
  *    library, libevent, hwloc and libyaml first took 0.8 ms, a tenth of
  *    such a launch of 8 ranks.
- *  - Every other command is in the drover-cli module (commands.c), loaded
- *    from the executable's RUNPATH (its build directory, or drover's
- *    private library directory once installed). So is a run through the
- *    daemon from a job file (read with libyaml), and the daemon's own runs,
- *    which are full runs.
+ *  - Every other command is in the drover-cli module (commands.c). So is
+ *    a run through the daemon from a job file (read with libyaml), and the
+ *    daemon's own runs, which are full runs. The module is the one beside
+ *    the executable (the build tree, or a copy of both), else the one in
+ *    drover's private library directory, else whichever the dynamic
+ *    linker finds (LD_LIBRARY_PATH: a staged installation). Not through
+ *    the executable's RUNPATH: under ASan, dlopen is called from the
+ *    sanitizer's library, whose RUNPATH would be searched instead.
  *  - The module is loaded with lazy binding, as the libraries of an
  *    executable are (RTLD_NOW would bind every call of libpmix, libevent
  *    and hwloc up front: 0.3 ms more for each command), and never
  *    unloaded: its threads and handlers live until the process ends.
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "command.h"
 #include "daemon.h"
@@ -50,11 +55,38 @@ static bool handed_over(int argc, char **argv, int *status)
     return daemon;
 }
 
+/* dir/CLI_MODULE into path (PATH_MAX bytes) if that file exists. */
+static bool module_in(char *path, const char *dir)
+{
+    int n = snprintf(path, PATH_MAX, "%s/" CLI_MODULE, dir);
+    return n > 0 && n < PATH_MAX && 0 == access(path, F_OK);
+}
+
+static void *load_module(void)
+{
+    char dir[PATH_MAX], path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
+    char *slash = NULL;
+    if (n > 0) {
+        dir[n] = '\0';
+        slash = strrchr(dir, '/');
+    }
+    if (NULL != slash) {
+        *slash = '\0';
+    }
+    bool found = (NULL != slash && module_in(path, dir)) || module_in(path, DROVER_CLI_INSTALL_DIR);
+    const char *where = found ? path : CLI_MODULE;
+    void *module = dlopen(where, RTLD_LAZY | RTLD_LOCAL);
+    if (NULL == module) {
+        fprintf(stderr, "drover: cannot load %s: %s\n", where, dlerror());
+    }
+    return module;
+}
+
 static int cli(int argc, char **argv)
 {
-    void *module = dlopen(CLI_MODULE, RTLD_LAZY | RTLD_LOCAL);
+    void *module = load_module();
     if (NULL == module) {
-        fprintf(stderr, "drover: cannot load " CLI_MODULE ": %s\n", dlerror());
         return LAUNCHER_EXIT_FAILURE;
     }
     int (*cli_main)(int, char **);
