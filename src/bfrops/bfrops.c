@@ -20,7 +20,10 @@
 
 #include "bfrops.h"
 
-_Thread_local const drover_datatype_t *bfrops_current;
+/* initial-exec: where the library is loaded by dlopen (the drover command's
+ * module), its few bytes of TLS come from the static surplus rather than
+ * being allocated lazily per thread (which LeakSanitizer cannot walk). */
+_Thread_local const drover_datatype_t *bfrops_current __attribute__((tls_model("initial-exec")));
 
 /* The address of element i of an array of t. */
 static void *elem_at(const void *base, size_t i, const drover_datatype_t *t)
