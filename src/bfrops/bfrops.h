@@ -21,7 +21,8 @@
 /* The record whose function this thread is running: set around every call
  * of a record's function (NULL outside them), so that one set of functions
  * can serve many records (the declared types of src/types share theirs). */
-extern _Thread_local const drover_datatype_t *bfrops_current __attribute__((tls_model("initial-exec")));
+extern _Thread_local const drover_datatype_t *bfrops_current
+    __attribute__((tls_model("initial-exec")));
 
 /* The record for id, or NULL if no such type is registered. Borrowed. */
 const drover_datatype_t *bfrops_lookup(pmix_data_type_t id);
