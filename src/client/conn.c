@@ -83,8 +83,8 @@ static struct {
           .posts = EVENTQ_INITIALIZER};
 
 /* The blocking call this thread is making, between client_wait_init and
- * its first request (or client_wait). */
-/* initial-exec: see bfrops_current (bfrops.c). */
+ * its first request (or client_wait). initial-exec, as bfrops_current
+ * (bfrops.c). */
 static __thread client_wait_t *current_wait __attribute__((tls_model("initial-exec")));
 
 bool conn_in_progress_thread(void)
