@@ -188,6 +188,37 @@ typedef struct drover_server_trace {
     void *arg;
 } drover_server_trace_t;
 
+/* PMIx_server_init attribute (PMIX_POINTER to a drover_server_groups_t,
+ * which must stay valid until PMIx_server_finalize returns): the server
+ * calls its changed function each time the members of a group it knows
+ * change: a group made (PMIx_Group_construct, an invitation accepted, or
+ * drover_server_define_group), a member gone (left, or ended without
+ * leaving), and the group gone (destructed, emptied or deleted: nmembers
+ * 0). name and members are borrowed for the call. changed runs in the
+ * server's progress thread; it must be quick and must not call the
+ * server. */
+#define DROVER_SERVER_GROUPS "drover.srv.groups"
+
+typedef struct drover_server_groups {
+    void (*changed)(const char *name, const pmix_proc_t *members, size_t nmembers, void *arg);
+    void *arg;
+} drover_server_groups_t;
+
+/* Record a group the host knows of but this server did not build (its
+ * members are another server's clients), as PMIx_server_define_process_set
+ * records a process set: this server's answers to PMIX_QUERY_NUM_GROUPS,
+ * _GROUP_NAMES and _GROUP_MEMBERSHIP then include it. Its members take
+ * part in nothing here. members (wildcard ranks allowed) is borrowed for
+ * the call. Returns PMIX_OPERATION_SUCCEEDED once it is recorded;
+ * PMIX_ERR_EXISTS for a name a group has already, PMIX_ERR_BAD_PARAM
+ * for an empty name or no members, PMIX_ERR_INIT when no server runs. */
+PMIX_EXPORT pmix_status_t drover_server_define_group(const pmix_proc_t *members, size_t nmembers,
+                                                     const char *name);
+
+/* Forget a group drover_server_define_group recorded: PMIX_OPERATION_SUCCEEDED,
+ * or PMIX_ERR_NOT_FOUND (no group of that name was defined so). */
+PMIX_EXPORT pmix_status_t drover_server_delete_group(const char *name);
+
 /* ---- The drover daemon (docs/daemon.md) -------------------------------- */
 
 /* PMIx_Spawn job-info attribute (PMIX_DATA_ARRAY of PMIX_STRING): the

@@ -17,6 +17,7 @@
  *   daemon_pmix.c    its PMIx server: spawn, queries, job control, events
  *   daemon_spawn.c   the run's command line for a tool's spawn
  *   daemon_relay.c   tools' job control and queries a job's run answers
+ *   daemon_groups.c  jobs' groups, shown to the tools as groups and sets
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *   daemon_store.c   publications shared by the daemon's jobs
@@ -24,6 +25,7 @@
  *   daemon_connect.c PMIx_Connect across jobs: where their runs meet
  *   daemon_journal.c what outlives the daemon: job history, INDEF data
  *   pubsub_daemon.c  a job's run: its shared publications to the daemon
+ *   foreign.c        a job's run: other jobs' namespaces it registered
  *
  * Files in the state directory: daemon.sock, daemon.pid, daemon.lock
  * (held with flock by the live daemon: a free lock means the other files
@@ -536,6 +538,24 @@ const char *daemon_spawn_dir(const pmix_app_t *app);
 
 /* ---- daemon_relay.c --------------------------------------------------- */
 
+/* The control socket's binary messages: header (a text line, with its
+ * '\n') and the n values packed after it (PMIx_Data_pack, one by one),
+ * as one message in *msg (caller frees) of *len bytes. */
+pmix_status_t daemon_relay_pack(const char *header, pmix_value_t *values, size_t n, char **msg,
+                                size_t *len);
+
+/* The n values packed after the header line of msg (len bytes, from
+ * another process: read within them), each a data array of types[i];
+ * release each with PMIX_VALUE_DESTRUCT. PMIX_ERR_UNPACK_FAILURE for a
+ * message that is not so. */
+pmix_status_t daemon_relay_unpack(const char *msg, size_t len, pmix_value_t *values, size_t n,
+                                  const pmix_data_type_t *types);
+
+/* A data array value of the n items of type at items, through array
+ * (both borrowed: the value is not to be destructed). */
+pmix_value_t daemon_relay_array(pmix_data_array_t *array, void *items, size_t n,
+                                pmix_data_type_t type);
+
 /* A run's answer to a relayed request: its status and results (borrowed
  * for the call). */
 typedef void (*daemon_relay_fn)(pmix_status_t status, const pmix_info_t *info, size_t ninfo,
@@ -570,6 +590,29 @@ void daemon_relay_cancel(void);
 bool daemon_relay_serve(struct launcher *run, const struct launcher_job *job, int fd,
                         const char *msg, size_t len);
 
+/* ---- daemon_groups.c -------------------------------------------------- */
+
+/* In a daemon's job: the control socket's message saying that group name
+ * of the run's server has these n members now (none: it is gone), in
+ * *msg (caller frees), *len bytes. */
+pmix_status_t daemon_groups_message(const char *name, const pmix_proc_t *members, size_t n,
+                                    char **msg, size_t *len);
+
+/* Whether a message of the control socket (len bytes) is one of those. */
+bool daemon_groups_is_message(const char *msg, size_t len);
+
+/* Job id's run sent such a message: show the group to the daemon's tools
+ * as "<job's namespace>/<name>" (a process set and a group of its
+ * server), or take it away. A malformed message is ignored. */
+void daemon_groups_update(const daemon_jobs_t *jobs, unsigned id, const char *msg, size_t len);
+
+/* Job id ended: its groups go. */
+void daemon_groups_job_ended(unsigned id);
+
+/* The daemon's server is stopping: forget every group shown (without
+ * calling the server). */
+void daemon_groups_forget(void);
+
 /* ---- daemon_client.c: the hook of `drover run` ------------------------ */
 
 /* Whether this `drover run` goes through the daemon: --daemon or
@@ -589,6 +632,10 @@ const char *daemon_client_prefix(void);
  * daemon_client_unwatch stops that. */
 void daemon_client_watch(struct launcher *run, struct launcher_job *job);
 void daemon_client_unwatch(void);
+
+/* In a daemon's job: tell the daemon that group name of the run's server
+ * has these n members now (none: it is gone). */
+void daemon_client_group(const char *name, const pmix_proc_t *members, size_t n);
 
 /* In a daemon's job: tell the daemon the pid of each rank of the first
  * job, once they have started. */

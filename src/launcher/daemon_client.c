@@ -14,7 +14,8 @@
  *    ("ready RANK BREAKPOINT"), and takes the daemon's "release RANK|*"
  *    as a tool's PMIX_DEBUGGER_RELEASE of its own server (debug.c). The
  *    same socket brings tools' job control and queries (daemon_relay.c),
- *    so a message may be long: its size is read first.
+ *    so a message may be long: its size is read first; and takes the
+ *    groups of the run's ranks up to the daemon (daemon_groups.c).
  *  - Once its ranks have ended, the run says its exit status on the
  *    control socket ("exit STATUS", the status it will exit with) before
  *    its teardown, so that `run --daemon` returns without waiting for
@@ -187,6 +188,17 @@ void daemon_client_ready(const pmix_proc_t *proc, const pmix_info_t *info, size_
         /* One message; a daemon gone is the run's end anyway. */
         (void)send(control_fd, msg, (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1,
                    MSG_NOSIGNAL | MSG_DONTWAIT);
+    }
+}
+
+void daemon_client_group(const char *name, const pmix_proc_t *members, size_t n)
+{
+    char *msg;
+    size_t len;
+    if (control_fd >= 0 && PMIX_SUCCESS == daemon_groups_message(name, members, n, &msg, &len)) {
+        /* One message; a daemon gone is the run's end anyway. */
+        (void)send(control_fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        free(msg);
     }
 }
 

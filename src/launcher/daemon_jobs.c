@@ -37,7 +37,8 @@
  *  - Its control socket (fd 4) carries what a debugger needs: the ranks
  *    ready for it, up to the tools (daemon_pmix_job_ready), and the
  *    tools' releases, down to the run (daemon_client.c); the tools' job
- *    control and queries the run answers (daemon_relay.c); and the run's
+ *    control and queries the run answers (daemon_relay.c); the groups
+ *    of its ranks, up to the tools (daemon_groups.c); and the run's
  *    exit status once its ranks have ended, before its teardown, which
  *    goes to the exited callback (for `run --daemon`). The job still
  *    ends when its run is reaped.
@@ -364,8 +365,10 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
 /* What the run says on the control socket: "ready RANK BREAKPOINT", a
  * rank waiting for a debugger, for the tools; "modexdata ...", the answer
  * to another job's "modex" (daemon_modex.c), as long as its data;
- * "relayed ...", the answer to a tool's request (daemon_relay.c); "exit
- * STATUS", its exit status, known before its teardown. */
+ * "relayed ...", the answer to a tool's request (daemon_relay.c);
+ * "group ...", a group of its ranks made, changed or gone
+ * (daemon_groups.c); "exit STATUS", its exit status, known before its
+ * teardown. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     djob_t *job = arg;
@@ -386,6 +389,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             daemon_modex_answered(msg);
         } else if (0 == strncmp(msg, "relayed ", 8)) {
             daemon_relay_answered(msg, (size_t)n);
+        } else if (daemon_groups_is_message(msg, (size_t)n)) {
+            daemon_groups_update(job->jobs, job->id, msg, (size_t)n);
         } else if (1 == sscanf(msg, "exit %u %n", &rank, &at) && at > 0 && rank <= 255) {
             job->jobs->exited(job->jobs->arg, job->id, (int)rank);
         }

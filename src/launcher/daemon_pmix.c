@@ -27,7 +27,8 @@
  *    (PMIX_EXIT_CODE), and drover's own keys for `ps` and `output`. Other
  *    keys of a query naming a running job go to its run (daemon_relay.c:
  *    its size, time left, marks...); the library answers process sets,
- *    groups and attributes itself, so those are left out here.
+ *    groups and attributes itself, so those are left out here: the
+ *    daemon's own, and its jobs' groups (daemon_groups.c).
  *  - Job control: KILL, TERMINATE and SIGNAL go to the job's run as
  *    signals, which it passes on to its ranks (daemon_jobs.c); any other
  *    directive (PAUSE, RESUME, CHECKPOINT, PREEMPTIBLE...) goes to the
@@ -440,7 +441,8 @@ static void relay_keys(gathering_t *g, unsigned id, const pmix_query_t *q, char 
 }
 
 /* Whether the server library answers key itself (server/query.c): the
- * daemon's process sets, groups, attributes and URI. The host is asked
+ * daemon's process sets, groups (its jobs' among them), attributes and
+ * URI. The host is asked
  * every key all the same; it leaves these out, so that each key has one
  * result. */
 static bool library_key(const char *key)
@@ -769,6 +771,7 @@ void daemon_pmix_job_ended(unsigned id, int status)
         return;
     }
     daemon_relay_job_ended(id);
+    daemon_groups_job_ended(id);
     raise_event(PMIX_EVENT_JOB_END, nspace, status);
     if (0 != status) {
         raise_event(status > 128 ? PMIX_ERR_JOB_ABORTED_BY_SIG : PMIX_ERR_JOB_NON_ZERO_TERM, nspace,
@@ -910,6 +913,7 @@ void daemon_pmix_stop(int dirfd)
     if (dp.up) {
         /* Tools waiting for a run get their answer while they can. */
         daemon_relay_cancel();
+        daemon_groups_forget();
         PMIx_server_finalize();
         dp.up = false;
     }

@@ -37,16 +37,14 @@
 
 /* ---- messages ------------------------------------------------------------ */
 
-/* header (with its '\n') and the values packed after it, as one message
- * in *msg (caller frees) of *len bytes. */
-static pmix_status_t message(const char *header, pmix_value_t *values, size_t n, char **msg,
-                             size_t *len)
+pmix_status_t daemon_relay_pack(const char *header, pmix_value_t *values, size_t n, char **msg,
+                                size_t *len)
 {
     pmix_data_buffer_t buf;
     pmix_byte_object_t bo = {NULL, 0};
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     pmix_status_t rc = PMIX_SUCCESS;
-    /* One by one, as values_of unpacks them. */
+    /* One by one, as daemon_relay_unpack unpacks them. */
     for (size_t i = 0; PMIX_SUCCESS == rc && i < n; i++) {
         rc = PMIx_Data_pack(NULL, &buf, &values[i], 1, PMIX_VALUE);
     }
@@ -69,10 +67,8 @@ static pmix_status_t message(const char *header, pmix_value_t *values, size_t n,
     return rc;
 }
 
-/* The n values packed after the header line of msg (len bytes), each a
- * data array of type; release with PMIX_VALUE_DESTRUCT. */
-static pmix_status_t values_of(const char *msg, size_t len, pmix_value_t *values, size_t n,
-                               const pmix_data_type_t *types)
+pmix_status_t daemon_relay_unpack(const char *msg, size_t len, pmix_value_t *values, size_t n,
+                                  const pmix_data_type_t *types)
 {
     const char *body = memchr(msg, '\n', len);
     if (NULL == body) {
@@ -110,9 +106,7 @@ static pmix_status_t values_of(const char *msg, size_t len, pmix_value_t *values
     return rc;
 }
 
-/* A data array value of n items of type at items (borrowed: not to be
- * destructed). */
-static pmix_value_t array_value(pmix_data_array_t *array, void *items, size_t n,
+pmix_value_t daemon_relay_array(pmix_data_array_t *array, void *items, size_t n,
                                 pmix_data_type_t type)
 {
     *array = (pmix_data_array_t){.type = type, .size = n, .array = 0 == n ? NULL : items};
@@ -166,7 +160,7 @@ static pmix_status_t send_request(daemon_jobs_t *jobs, struct event_base *base, 
     }
     snprintf(header, sizeof(header), "%s %lu\n", verb, ++next_id);
     struct timeval tv = {RELAY_TIMEOUT, 0};
-    pmix_status_t rc = message(header, values, n, &msg, &len);
+    pmix_status_t rc = daemon_relay_pack(header, values, n, &msg, &len);
     if (PMIX_SUCCESS == rc && (NULL == (r->timer = evtimer_new(base, on_timeout, r)) ||
                                0 != evtimer_add(r->timer, &tv))) {
         rc = PMIX_ERR_NOMEM;
@@ -195,8 +189,8 @@ pmix_status_t daemon_relay_control(daemon_jobs_t *jobs, struct event_base *base,
 {
     pmix_data_array_t arrays[2];
     pmix_value_t values[2] = {
-        array_value(&arrays[0], (void *)targets, ntargets, PMIX_PROC),
-        array_value(&arrays[1], (void *)dirs, ndirs, PMIX_INFO),
+        daemon_relay_array(&arrays[0], (void *)targets, ntargets, PMIX_PROC),
+        daemon_relay_array(&arrays[1], (void *)dirs, ndirs, PMIX_INFO),
     };
     return send_request(jobs, base, id, "jobctl", values, 2, fn, arg);
 }
@@ -205,7 +199,7 @@ pmix_status_t daemon_relay_query(daemon_jobs_t *jobs, struct event_base *base, u
                                  const pmix_query_t *query, daemon_relay_fn fn, void *arg)
 {
     pmix_data_array_t array;
-    pmix_value_t value = array_value(&array, (void *)query, 1, PMIX_QUERY);
+    pmix_value_t value = daemon_relay_array(&array, (void *)query, 1, PMIX_QUERY);
     return send_request(jobs, base, id, "query", &value, 1, fn, arg);
 }
 
@@ -222,7 +216,7 @@ void daemon_relay_answered(const char *msg, size_t len)
         }
         pmix_value_t results;
         static const pmix_data_type_t type = PMIX_INFO;
-        if (PMIX_SUCCESS != values_of(msg, len, &results, 1, &type)) {
+        if (PMIX_SUCCESS != daemon_relay_unpack(msg, len, &results, 1, &type)) {
             finish(r, PMIX_ERR_UNPACK_FAILURE, NULL, 0);
             return;
         }
@@ -262,12 +256,12 @@ static void answer(const answer_to_t *to, pmix_status_t status, pmix_info_t *inf
     char header[64], *msg = NULL;
     size_t len = 0;
     pmix_data_array_t array;
-    pmix_value_t value = array_value(&array, info, ninfo, PMIX_INFO);
+    pmix_value_t value = daemon_relay_array(&array, info, ninfo, PMIX_INFO);
     snprintf(header, sizeof(header), "relayed %lu %d\n", to->id, (int)status);
-    if (PMIX_SUCCESS != message(header, &value, 1, &msg, &len)) {
+    if (PMIX_SUCCESS != daemon_relay_pack(header, &value, 1, &msg, &len)) {
         snprintf(header, sizeof(header), "relayed %lu %d\n", to->id, (int)PMIX_ERR_NOMEM);
-        value = array_value(&array, NULL, 0, PMIX_INFO);
-        if (PMIX_SUCCESS != message(header, &value, 1, &msg, &len)) {
+        value = daemon_relay_array(&array, NULL, 0, PMIX_INFO);
+        if (PMIX_SUCCESS != daemon_relay_pack(header, &value, 1, &msg, &len)) {
             return; /* the daemon's timer answers */
         }
     }
@@ -298,8 +292,8 @@ bool daemon_relay_serve(launcher_t *run, const launcher_job_t *job, int fd, cons
     pmix_value_t values[2];
     pmix_proc_t requester;
     PMIX_LOAD_PROCID(&requester, job->nspace, PMIX_RANK_WILDCARD);
-    pmix_status_t rc =
-        values_of(msg, len, values, control ? 2 : 1, control ? control_types : &query_type);
+    pmix_status_t rc = daemon_relay_unpack(msg, len, values, control ? 2 : 1,
+                                           control ? control_types : &query_type);
     if (PMIX_SUCCESS != rc) {
         answer(&to, rc, NULL, 0);
         return true;

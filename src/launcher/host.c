@@ -20,6 +20,10 @@
  *    brings their job descriptions.
  *  - What job control and process monitoring do is control.c's; this file
  *    only carries the requests to it.
+ *  - In a daemon's job, the library tells of every change of a group's
+ *    members (DROVER_SERVER_GROUPS), which goes to the daemon
+ *    (daemon_groups.c) and keeps the other jobs' namespaces a group names
+ *    registered (foreign.c).
  *  - Waiting for the library (register_nspace, register_client,
  *    deregister_nspace) happens in the main thread with host_op_t, a
  *    counted condition: the library's thread never waits for the main one,
@@ -507,6 +511,34 @@ static pmix_status_t disconnect_fn(const pmix_proc_t procs[], size_t nprocs,
     return connect_request(handle_disconnect, procs, nprocs, info, ninfo, cbfunc, cbdata);
 }
 
+/* ---- groups of a daemon's job ---------------------------------------- */
+
+static void handle_group(launcher_t *run, request_t *r)
+{
+    pubsub_group(run->pubsub, r->msg, r->procs, r->nprocs);
+    daemon_client_group(r->msg, r->procs, r->nprocs);
+}
+
+/* DROVER_SERVER_GROUPS, in the library's thread: a group of the run's
+ * server has these members now (none: it is gone). */
+static void group_changed(const char *name, const pmix_proc_t *members, size_t nmembers,
+                          void *arg)
+{
+    request_t *r = request_new(handle_group, NULL, NULL);
+    if (NULL == r || NULL == (r->msg = strdup(name)) ||
+        (nmembers > 0 && NULL == (r->procs = host_copy_array(members, nmembers, PMIX_PROC)))) {
+        if (NULL != r) {
+            request_free(r);
+        }
+        fprintf(stderr, LAUNCHER_NAME ": out of memory: group %s not passed on\n", name);
+        return;
+    }
+    r->nprocs = nmembers;
+    enqueue(r);
+}
+
+static drover_server_groups_t groups_hook = {.changed = group_changed};
+
 /* ---- debugger events -------------------------------------------------- */
 
 static void handle_release(launcher_t *run, request_t *r)
@@ -832,7 +864,7 @@ pmix_status_t host_start(launcher_t *run)
     /* The library shares drover's topology rather than loading its own:
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
-    pmix_info_t info[5];
+    pmix_info_t info[6];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, run->session.dir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
@@ -845,6 +877,10 @@ pmix_status_t host_start(launcher_t *run)
     size_t ninfo = 4;
     if (NULL != run->trace) {
         trace_server_info(run->trace, &info[ninfo++]);
+    }
+    /* A daemon's job shows its groups to the daemon's tools. */
+    if (daemon_client_job() > 0) {
+        PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_GROUPS, &groups_hook, PMIX_POINTER);
     }
     pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
     for (size_t i = 0; i < 2; i++) {

@@ -695,6 +695,11 @@ void pubsub_connect(pubsub_t *ps, const pmix_proc_t *procs, size_t nprocs,
                     launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
                     pmix_op_cbfunc_t cbfunc, void *cbdata);
 
+/* A group of the server has these members now (none: it is gone): in a
+ * daemon's job, the other jobs' namespaces it names stay registered while
+ * it lives (foreign.c). Borrows its arguments for the call only. */
+void pubsub_group(pubsub_t *ps, const char *name, const pmix_proc_t *members, size_t n);
+
 /* ---- pubsub_daemon.c -------------------------------------------------- */
 
 /* A daemon job's link to the daemon's store (daemon_store.c): requests
@@ -724,6 +729,40 @@ void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_mode
 void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t nprocs,
                            launcher_job_t *const *mine, size_t nmine, int timeout,
                            bool disconnect, pmix_op_cbfunc_t cbfunc, void *cbdata);
+/* As pubsub_group. */
+void pubsub_daemon_group(pubsub_daemon_t *pd, const char *name, const pmix_proc_t *members,
+                         size_t n);
+
+/* ---- foreign.c -------------------------------------------------------- */
+
+/* In a daemon's job: the other jobs' namespaces registered with the run's
+ * server for its ranks' connects, each counted (one reference per connect
+ * that named it, one per live group with members of it) and deregistered
+ * when its last reference goes. Caller frees with foreign_destroy (NULL
+ * accepted), which deregisters nothing: the server is ending. NULL when
+ * memory runs out. */
+typedef struct foreign foreign_t;
+
+foreign_t *foreign_create(void);
+void foreign_destroy(foreign_t *f);
+
+/* A connect brought the description of nspace (info, borrowed): it is
+ * registered with the server unless it is already, and counted. */
+pmix_status_t foreign_connected(foreign_t *f, const char *nspace, pmix_info_t *info,
+                                size_t ninfo);
+
+/* One reference to nspace less (a connect that failed after all); the
+ * last one gone, the server forgets the namespace. Unknown: nothing. */
+void foreign_release(foreign_t *f, const char *nspace);
+
+/* A disconnect of procs (sorted by namespace, as the server gives them):
+ * one reference less to each namespace among them. */
+void foreign_disconnected(foreign_t *f, const pmix_proc_t *procs, size_t nprocs);
+
+/* Group name has these members now (none: it is gone): it holds one
+ * reference to each registered namespace among them, and lets go of
+ * those it held before. */
+void foreign_group(foreign_t *f, const char *name, const pmix_proc_t *members, size_t n);
 
 /* ---- query.c ---------------------------------------------------------- */
 

@@ -534,6 +534,13 @@ void pubsub_connect(pubsub_t *ps, const pmix_proc_t *procs, size_t nprocs,
     }
 }
 
+void pubsub_group(pubsub_t *ps, const char *name, const pmix_proc_t *members, size_t n)
+{
+    if (NULL != ps->daemon) {
+        pubsub_daemon_group(ps->daemon, name, members, n);
+    }
+}
+
 void pubsub_destroy(pubsub_t *ps)
 {
     if (NULL == ps) {

@@ -15,11 +15,14 @@
  *    daemon with the descriptions of this run's jobs named in it (what
  *    jobinfo.c registers, packed as one PMIX_DATA_ARRAY value), and the
  *    daemon answers once every job named has joined, with the others'
- *    descriptions. Each is registered with the server once, as a
- *    namespace with no local processes, before the connect completes:
- *    PMIx_Get of the other job's job-level and per-process keys is then
- *    answered by the server, and what its processes committed still comes
- *    through the daemon (pubsub_daemon_modex). A disconnect keeps them.
+ *    descriptions. Each is registered with the server, as a namespace
+ *    with no local processes, before the connect completes: PMIx_Get of
+ *    the other job's job-level and per-process keys is then answered by
+ *    the server, and what its processes committed still comes through
+ *    the daemon (pubsub_daemon_modex). The registrations are counted
+ *    (foreign.c): a disconnect takes its connect's back, and the last one
+ *    gone (no connect nor group of the run's ranks names the job any
+ *    more), the server forgets the other job.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -48,23 +51,26 @@ struct pending {
     pmix_lookup_cbfunc_t lookup_cb;
     pmix_modex_cbfunc_t modex_cb;
     void *cbdata;
+    pmix_proc_t *procs; /* a disconnect's participants */
+    size_t nprocs;
 };
 
 struct pubsub_daemon {
     struct event_base *base;
     char job[16];
     pending_t *pending;
-    char **others; /* other jobs' namespaces registered with the server */
-    size_t nothers;
+    foreign_t *foreign; /* other jobs' namespaces registered with the server */
 };
 
 pubsub_daemon_t *pubsub_daemon_create(struct event_base *base, unsigned job)
 {
     pubsub_daemon_t *pd = calloc(1, sizeof(*pd));
-    if (NULL != pd) {
-        pd->base = base;
-        snprintf(pd->job, sizeof(pd->job), "%u", job);
+    if (NULL == pd || NULL == (pd->foreign = foreign_create())) {
+        free(pd);
+        return NULL;
     }
+    pd->base = base;
+    snprintf(pd->job, sizeof(pd->job), "%u", job);
     return pd;
 }
 
@@ -82,6 +88,7 @@ static void pending_free(pending_t *p)
     if (p->fd >= 0) {
         close(p->fd);
     }
+    free(p->procs);
     free(p);
 }
 
@@ -99,12 +106,14 @@ static void on_answer(evutil_socket_t fd, short what, void *arg)
 }
 
 /* Send words to the daemon; answer gets its reply later. Returns false
- * (having answered nothing) when the daemon cannot be reached. */
+ * (having answered nothing) when the daemon cannot be reached. proto's
+ * procs are taken over either way. */
 static bool ask(pubsub_daemon_t *pd, char *const *words, size_t nwords, answer_fn answer,
                 pending_t *proto)
 {
     pending_t *p = calloc(1, sizeof(*p));
     if (NULL == p) {
+        free(proto->procs);
         return false;
     }
     *p = *proto;
@@ -377,33 +386,15 @@ void pubsub_daemon_modex(pubsub_daemon_t *pd, const pmix_proc_t *proc, pmix_mode
 
 /* ---- connect across jobs ------------------------------------------------ */
 
-/* Whether the server has the other job's description already. */
-static bool registered(const pubsub_daemon_t *pd, const char *nspace)
-{
-    for (size_t i = 0; i < pd->nothers; i++) {
-        if (0 == strcmp(pd->others[i], nspace)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 /* Register another job's description (the hex of a PMIX_DATA_ARRAY of
- * infos) with the server: no process of it is the server's client. */
+ * infos) with the server, or count it again: no process of it is the
+ * server's client. */
 static pmix_status_t register_other(pubsub_daemon_t *pd, const char *nspace, const char *hex)
 {
     size_t len = strnlen(nspace, PMIX_MAX_NSLEN + 1);
     if (0 == len || len > PMIX_MAX_NSLEN) {
         return PMIX_ERR_BAD_PARAM;
     }
-    if (registered(pd, nspace)) {
-        return PMIX_SUCCESS;
-    }
-    char **grown = realloc(pd->others, (pd->nothers + 1) * sizeof(*grown));
-    if (NULL == grown) {
-        return PMIX_ERR_NOMEM;
-    }
-    pd->others = grown;
     pmix_value_t value;
     PMIX_VALUE_CONSTRUCT(&value);
     pmix_status_t rc = hex_value(hex, &value);
@@ -412,12 +403,8 @@ static pmix_status_t register_other(pubsub_daemon_t *pd, const char *nspace, con
         rc = PMIX_ERR_UNPACK_FAILURE;
     }
     if (PMIX_SUCCESS == rc) {
-        rc = host_register_nspace(nspace, 0, value.data.darray->array, value.data.darray->size);
-    }
-    if (PMIX_SUCCESS == rc && NULL == (pd->others[pd->nothers] = strdup(nspace))) {
-        rc = PMIX_ERR_NOMEM;
-    } else if (PMIX_SUCCESS == rc) {
-        pd->nothers++;
+        rc = foreign_connected(pd->foreign, nspace, value.data.darray->array,
+                               value.data.darray->size);
     }
     PMIX_VALUE_DESTRUCT(&value);
     return rc;
@@ -428,8 +415,17 @@ static pmix_status_t register_other(pubsub_daemon_t *pd, const char *nspace, con
 static void connect_answer(pending_t *p, const wire_msg_t *answer)
 {
     pmix_status_t rc = status_of(answer);
-    for (size_t i = 1; PMIX_SUCCESS == rc && i + 1 < answer->nwords; i += 2) {
-        rc = register_other(p->pd, answer->words[i], answer->words[i + 1]);
+    size_t done = 1;
+    while (PMIX_SUCCESS == rc && done + 1 < answer->nwords) {
+        rc = register_other(p->pd, answer->words[done], answer->words[done + 1]);
+        done += PMIX_SUCCESS == rc ? 2 : 0;
+    }
+    /* A connect that fails holds none of the other jobs. */
+    for (size_t i = 1; PMIX_SUCCESS != rc && i < done; i += 2) {
+        foreign_release(p->pd->foreign, answer->words[i]);
+    }
+    if (PMIX_SUCCESS == rc && NULL != p->procs) {
+        foreign_disconnected(p->pd->foreign, p->procs, p->nprocs);
     }
     if (NULL != p->op_cb) {
         p->op_cb(rc, p->cbdata);
@@ -480,6 +476,11 @@ void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t
         ok = NULL != (desc[2 * j + 1] = description_hex(mine[j]));
     }
     pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
+    /* A disconnect's answer names nobody: its participants are kept. */
+    if (ok && disconnect) {
+        ok = NULL != (proto.procs = host_copy_array(procs, nprocs, PMIX_PROC));
+        proto.nprocs = nprocs;
+    }
     ok = ok && ask(pd, words, nwords, connect_answer, &proto);
     for (size_t j = 0; NULL != desc && j < ndesc; j++) {
         free(desc[2 * j + 1]);
@@ -501,9 +502,12 @@ void pubsub_daemon_destroy(pubsub_daemon_t *pd)
         p->answer(p, NULL);
         pending_free(p);
     }
-    for (size_t i = 0; i < pd->nothers; i++) {
-        free(pd->others[i]);
-    }
-    free(pd->others);
+    foreign_destroy(pd->foreign);
     free(pd);
+}
+
+void pubsub_daemon_group(pubsub_daemon_t *pd, const char *name, const pmix_proc_t *members,
+                         size_t n)
+{
+    foreign_group(pd->foreign, name, members, n);
 }

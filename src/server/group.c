@@ -30,6 +30,10 @@
  *    PMIX_GROUP_MEMBER_FAILED. Group events go to non-default handlers
  *    only, as PMIx's do; members beyond this node hear them through the
  *    host's notify_event.
+ *  - A host may know of groups built elsewhere (drover_server_define_group:
+ *    the drover daemon shows its jobs' groups to its tools so), which
+ *    only the queries see; and may watch the members of every group
+ *    change (DROVER_SERVER_GROUPS: a daemon's job tells the daemon).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -46,6 +50,7 @@ typedef struct group {
     size_t context_id;           /* SIZE_MAX: none */
     bool notify_termination;
     bool local;                  /* completed here: so is its destruct */
+    bool defined;                /* by the host: drover_server_define_group */
     struct group *next;
 } group_t;
 
@@ -74,11 +79,21 @@ static void free_group(group_t *g)
     free(g);
 }
 
+/* Tell the host's DROVER_SERVER_GROUPS watch the group's members now
+ * (none: it is gone). */
+static void tell_host(const char *name, const pmix_proc_t *members, size_t nmembers)
+{
+    if (NULL != server.groups.changed) {
+        server.groups.changed(name, members, nmembers, server.groups.arg);
+    }
+}
+
 static void drop(group_t **where)
 {
     group_t *g = *where;
     *where = g->next;
     ngroups--;
+    tell_host(g->name, NULL, 0);
     free_group(g);
 }
 
@@ -218,6 +233,7 @@ pmix_status_t group_record(const char *name, pmix_proc_t *members, size_t nmembe
     g->next = groups;
     groups = g;
     ngroups++;
+    tell_host(g->name, g->members, g->nmembers);
     return PMIX_SUCCESS;
 }
 
@@ -563,6 +579,9 @@ static void remove_member(group_t **g, const pmix_proc_t *proc, pmix_status_t co
         }
     }
     grp->nmembers = k;
+    if (k > 0) {
+        tell_host(grp->name, grp->members, k);
+    }
     if (PMIX_SUCCESS != code) {
         PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, proc, PMIX_PROC);
         group_announce(code, proc, grp->name, grp->members, grp->nmembers, &affected, 1);
@@ -623,11 +642,68 @@ void group_client_gone(server_client_t *client)
 
 void group_clear_all(void)
 {
+    /* The server ends: nobody is told. */
     while (NULL != groups) {
-        drop(&groups);
+        group_t *g = groups;
+        groups = g->next;
+        free_group(g);
     }
+    ngroups = 0;
     next_context_id = 1;
     invite_clear_all();
+}
+
+/* ---- Groups the host defines ---------------------------------------------- */
+
+typedef struct define_op {
+    const char *name;
+    const pmix_proc_t *members;
+    size_t nmembers;
+} define_op_t;
+
+static pmix_status_t do_define(void *arg)
+{
+    const define_op_t *op = arg;
+    pmix_proc_t *members;
+    size_t n;
+
+    if (group_exists(op->name)) {
+        return PMIX_ERR_EXISTS;
+    }
+    pmix_status_t rc = group_expand(op->members, op->nmembers, &members, &n);
+    if (PMIX_SUCCESS == rc) {
+        rc = group_record(op->name, members, n, SIZE_MAX, false, true);
+    }
+    if (PMIX_SUCCESS == rc) {
+        (*find(op->name))->defined = true;
+    }
+    return rc;
+}
+
+static pmix_status_t do_delete(void *arg)
+{
+    group_t **g = find(arg);
+
+    if (NULL == *g || !(*g)->defined) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    drop(g);
+    return PMIX_SUCCESS;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_define_group(const pmix_proc_t *members, size_t nmembers,
+                                                     const char *name)
+{
+    define_op_t op = {.name = name, .members = members, .nmembers = nmembers};
+    if (NULL == members || 0 == nmembers) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return server_run_named(do_define, name, &op);
+}
+
+PMIX_EXPORT pmix_status_t drover_server_delete_group(const char *name)
+{
+    return server_run_named(do_delete, name, (void *)name);
 }
 
 /* ---- Queries -------------------------------------------------------------- */

@@ -111,18 +111,6 @@ static pmix_status_t do_delete(void *arg)
     return PMIX_SUCCESS;
 }
 
-static pmix_status_t run(pmix_status_t (*fn)(void *), pset_op_t *op)
-{
-    if (!server.initialized) {
-        return PMIX_ERR_INIT;
-    }
-    if (NULL == op->name || '\0' == op->name[0]) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    pmix_status_t rc = server_run_sync(fn, op);
-    return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
-}
-
 PMIX_EXPORT pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *members,
                                                          size_t nmembers, const char *pset_name)
 {
@@ -130,13 +118,13 @@ PMIX_EXPORT pmix_status_t PMIx_server_define_process_set(const pmix_proc_t *memb
     if (NULL == members || 0 == nmembers) {
         return PMIX_ERR_BAD_PARAM;
     }
-    return run(do_define, &op);
+    return server_run_named(do_define, pset_name, &op);
 }
 
 PMIX_EXPORT pmix_status_t PMIx_server_delete_process_set(char *pset_name)
 {
     pset_op_t op = {.name = pset_name};
-    return run(do_delete, &op);
+    return server_run_named(do_delete, pset_name, &op);
 }
 
 /* The qualifier PMIX_PSET_NAME of q, or NULL. */

@@ -113,6 +113,18 @@ pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg)
     return call.status;
 }
 
+pmix_status_t server_run_named(pmix_status_t (*fn)(void *arg), const char *name, void *arg)
+{
+    if (!server.initialized) {
+        return PMIX_ERR_INIT;
+    }
+    if (NULL == name || '\0' == name[0]) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_status_t rc = server_run_sync(fn, arg);
+    return PMIX_SUCCESS == rc ? PMIX_OPERATION_SUCCEEDED : rc;
+}
+
 /* One pass over the loop without waiting; true once the server stops. */
 static bool progress_once(void *arg)
 {
@@ -151,6 +163,9 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_TRACE) && PMIX_POINTER == v->type &&
                    NULL != v->data.ptr) {
             server.trace = *(const drover_server_trace_t *)v->data.ptr;
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_GROUPS) && PMIX_POINTER == v->type &&
+                   NULL != v->data.ptr) {
+            server.groups = *(const drover_server_groups_t *)v->data.ptr;
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_REFUSAL_LOG) && PMIX_INT == v->type) {
             server.refusal_log = v->data.integer;
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&

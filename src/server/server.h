@@ -151,6 +151,7 @@ typedef struct server_state {
     store_t data;                /* registrations and committed data */
     bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
     drover_server_trace_t trace; /* DROVER_SERVER_TRACE; record NULL: off */
+    drover_server_groups_t groups; /* DROVER_SERVER_GROUPS; changed NULL: off */
     int refusal_log;             /* DROVER_SERVER_REFUSAL_LOG, or -1 */
 } server_state_t;
 
@@ -169,6 +170,12 @@ pmix_status_t server_post(void (*fn)(void *arg), void *arg);
 
 /* Run fn(arg) in the progress thread and wait for its status. */
 pmix_status_t server_run_sync(pmix_status_t (*fn)(void *arg), void *arg);
+
+/* A host's call that defines or deletes something by name (a process set,
+ * a group): PMIX_ERR_INIT without a server, PMIX_ERR_BAD_PARAM for an
+ * empty name, else fn(arg) run as server_run_sync does; its success is
+ * PMIX_OPERATION_SUCCEEDED, as OpenPMIx returns. */
+pmix_status_t server_run_named(pmix_status_t (*fn)(void *arg), const char *name, void *arg);
 
 /* True in the progress thread. */
 bool server_in_thread(void);

@@ -3,7 +3,8 @@
 # one job and looked up by another; PMIx_Connect across jobs (waiting for
 # every job, then the other job's job-level and committed data; failing
 # when a job ends without joining or at the timeout; a standalone run's
-# connect with a job it spawned); a lookup waiting for a later publish,
+# connect with a job it spawned; the other job forgotten by a run once no
+# connect or group of its ranks names it); a lookup waiting for a later publish,
 # each persistence rule, ranges that stay in their run; the journal: a
 # daemon killed with SIGKILL and started again keeps the INDEF
 # publications and the job history (the running job as lost), a torn
@@ -121,6 +122,27 @@ check "a standalone run: a connect of a job and the job it spawned (2 s late) wa
 ranks 1 family 2
 check "... so does a daemon's job" \
   all_at_least 1.5 1 <<<"$(seconds "$(grep "^family connected after [0-9.]* s; child size 2; disconnected$" <<<"$out")")"
+
+# The other job's description stays registered with a run's server while
+# a connect or a group of its ranks names that job, and goes after: two
+# jobs of 4 connect twice, disconnect once, make a group of both, then
+# disconnect and destruct it; a rank that has not read it yet reads the
+# other's size after each step.
+parted() { # a part job's output says so, and it exited 0
+  shown test "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = "rank 0 after two connects: size 4|\
+rank 1 after one disconnect: size 4|rank 2 after two disconnects and the group: size 4|\
+rank 3 after the destruct: NOT-FOUND|"
+}
+dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
+parter=$out
+ranks 4 part part.b part.a
+check "a connect's other job stays registered while a connect or group names it, then goes" \
+  parted
+dr wait "$parter"
+waited=$rc
+dr output "$parter"
+rc=$waited
+check "... in the other job's run too" parted
 
 # Requests on the daemon's socket as a run would send them, malformed or
 # not: each answered with its error (or hung up on, by a run that died),

@@ -54,6 +54,15 @@
  *       answers (PMIX_JOB_SIZE, PMIX_JOB_CTRL_PREEMPTIBLE) and an unknown
  *       one (PMIX_ERR_PARTIAL_SUCCESS), every key issue 13 lists
  *       (PMIX_SUCCESS), and unknown keys alone (PMIX_ERR_NOT_FOUND).
+ *   daemon_tool groups CLIENT DIR
+ *       spawns two ranks of `CLIENT groups DIR`, which construct the
+ *       groups "stay" and "go": the daemon shows each as a process set and
+ *       a group named "<job's namespace>/<name>" with ranks 0 and 1 (names,
+ *       counts, membership) and raises PMIX_PROCESS_SET_DEFINE; once the
+ *       ranks destruct go (told by the file DIR/destruct), go is gone
+ *       (PMIX_PROCESS_SET_DELETE), stay stays; once the job is killed
+ *       (its run first, which tells the daemon nothing), stay is gone
+ *       too.
  *   daemon_tool iof DIR RANK|all out|both NPROCS CMD [ARGS...]
  *       spawns NPROCS ranks of CMD and pulls the stdout (out) or stdout
  *       and stderr (both) of RANK, or of every rank (all), of its
@@ -320,18 +329,26 @@ static int run_job(const char *text, output_way_t way)
     return failures > 0;
 }
 
-static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results, size_t *n)
+/* Query the keys (comma-separated), qualified by qual = value when value
+ * is not NULL. */
+static pmix_status_t query_by(const char *key, const char *qual, const char *value,
+                              pmix_info_t **results, size_t *n)
 {
     pmix_query_t q;
     PMIX_QUERY_CONSTRUCT(&q);
     q.keys = pmix_argv_split(key, ',');
-    if (NULL != nspace) {
+    if (NULL != value) {
         PMIX_QUERY_QUALIFIERS_CREATE(&q, 1);
-        PMIX_INFO_LOAD(&q.qualifiers[0], PMIX_NSPACE, nspace, PMIX_STRING);
+        PMIX_INFO_LOAD(&q.qualifiers[0], qual, value, PMIX_STRING);
     }
     pmix_status_t rc = PMIx_Query_info(&q, 1, results, n);
     PMIX_QUERY_DESTRUCT(&q);
     return rc;
+}
+
+static pmix_status_t query(const char *key, const char *nspace, pmix_info_t **results, size_t *n)
+{
+    return query_by(key, PMIX_NSPACE, nspace, results, n);
 }
 
 /* The process table (key: PMIX_QUERY_PROC_TABLE or _LOCAL_PROC_TABLE) of
@@ -857,6 +874,198 @@ static int queries(void)
     return failures > 0;
 }
 
+/* ---- a job's groups, seen from the daemon -------------------------------- */
+
+/* The process-set events seen, a line each: "define NAME MEMBERS" or
+ * "delete NAME". */
+static char set_events[4096];
+
+static void on_set(size_t id, pmix_status_t status, const pmix_proc_t *source, pmix_info_t info[],
+                   size_t ninfo, pmix_info_t *results, size_t nresults,
+                   pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    const char *name = "?";
+    size_t members = 0;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_PSET_NAME) && PMIX_STRING == info[i].value.type) {
+            name = info[i].value.data.string;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_PSET_MEMBERS) &&
+                   PMIX_DATA_ARRAY == info[i].value.type) {
+            members = info[i].value.data.darray->size;
+        }
+    }
+    pthread_mutex_lock(&lock);
+    size_t len = strlen(set_events);
+    if (PMIX_PROCESS_SET_DEFINE == status) {
+        snprintf(set_events + len, sizeof(set_events) - len, "define %s %zu\n", name, members);
+    } else {
+        snprintf(set_events + len, sizeof(set_events) - len, "delete %s\n", name);
+    }
+    pthread_mutex_unlock(&lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+static bool set_event(const char *line)
+{
+    pthread_mutex_lock(&lock);
+    bool seen = NULL != strstr(set_events, line);
+    pthread_mutex_unlock(&lock);
+    return seen;
+}
+
+/* Whether a list of names (a comma-separated string, or an array of
+ * strings) holds name. */
+static bool names_hold(const pmix_value_t *v, const char *name)
+{
+    size_t len = strlen(name);
+    if (PMIX_STRING == v->type) {
+        for (const char *at = v->data.string; NULL != at; at = strchr(at, ',')) {
+            at += ',' == *at;
+            if (0 == strncmp(at, name, len) && (',' == at[len] || '\0' == at[len])) {
+                return true;
+            }
+        }
+    } else if (PMIX_DATA_ARRAY == v->type && PMIX_STRING == v->data.darray->type) {
+        char **names = v->data.darray->array;
+        for (size_t i = 0; i < v->data.darray->size; i++) {
+            if (0 == strcmp(names[i], name)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Whether the list of names key answers holds name. */
+static bool listed(const char *key, const char *name)
+{
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    bool yes = PMIX_SUCCESS == query_by(key, NULL, NULL, &res, &n) && 1 == n &&
+               names_hold(&res[0].value, name);
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    return yes;
+}
+
+/* The members of name by key (qualified by qual), when they are ranks 0
+ * and 1 of nspace: PMIX_SUCCESS; else the query's status, or
+ * PMIX_ERR_BAD_PARAM for other members. */
+static pmix_status_t members_of(const char *key, const char *qual, const char *name,
+                                const char *nspace)
+{
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    pmix_status_t rc = query_by(key, qual, name, &res, &n);
+    if (PMIX_SUCCESS == rc) {
+        const pmix_data_array_t *a = 1 == n && PMIX_DATA_ARRAY == res[0].value.type
+                                         ? res[0].value.data.darray
+                                         : NULL;
+        const pmix_proc_t *p = NULL != a && PMIX_PROC == a->type ? a->array : NULL;
+        bool ours = NULL != p && 2 == a->size;
+        for (size_t i = 0; ours && i < 2; i++) {
+            ours = PMIX_CHECK_NSPACE(p[i].nspace, nspace) && i == p[i].rank;
+        }
+        rc = ours ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM;
+    }
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    return rc;
+}
+
+/* Whether the daemon shows name (nspace's) as a process set and as a
+ * group of ranks 0 and 1, or (shown false) as neither. */
+static bool showing(const char *name, const char *nspace, bool shown)
+{
+    pmix_status_t want = shown ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+    return shown == listed(PMIX_QUERY_PSET_NAMES, name) &&
+           shown == listed(PMIX_QUERY_GROUP_NAMES, name) &&
+           want == members_of(PMIX_QUERY_PSET_MEMBERSHIP, PMIX_PSET_NAME, name, nspace) &&
+           want == members_of(PMIX_QUERY_GROUP_MEMBERSHIP, PMIX_GROUP_ID, name, nspace);
+}
+
+/* The same, once (20 s at most). */
+static bool comes_to(const char *name, const char *nspace, bool shown)
+{
+    for (int i = 0; i < 400; i++) {
+        if (showing(name, nspace, shown)) {
+            return true;
+        }
+        usleep(50000);
+    }
+    return false;
+}
+
+/* The number key (PMIX_QUERY_NUM_PSETS, _NUM_GROUPS) answers, or -1. */
+static long count_of(const char *key)
+{
+    pmix_info_t *res = NULL;
+    size_t n = 0;
+    long count = -1;
+    if (PMIX_SUCCESS == query_by(key, NULL, NULL, &res, &n) && 1 == n &&
+        PMIX_SIZE == res[0].value.type) {
+        count = (long)res[0].value.data.size;
+    }
+    if (NULL != res) {
+        PMIX_INFO_FREE(res, n);
+    }
+    return count;
+}
+
+/* Create the file dir/name, which the job's ranks wait for. */
+static void tell(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (NULL != f) {
+        fclose(f);
+    }
+}
+
+static int groups(const char *client, const char *dir)
+{
+    pmix_nspace_t nspace;
+    char stay[PMIX_MAX_NSLEN + 8], go[PMIX_MAX_NSLEN + 8], line[PMIX_MAX_NSLEN + 32];
+    char *argv[] = {(char *)client, "groups", (char *)dir, NULL};
+
+    init_system();
+    watch_job_end();
+    watch(PMIX_PROCESS_SET_DEFINE, on_set, "PMIX_PROCESS_SET_DEFINE");
+    watch(PMIX_PROCESS_SET_DELETE, on_set, "PMIX_PROCESS_SET_DELETE");
+    check(PMIX_SUCCESS == spawn(client, 2, argv, false, nspace),
+          "PMIx_Spawn of two ranks that construct the groups stay and go");
+    snprintf(stay, sizeof(stay), "%s/stay", nspace);
+    snprintf(go, sizeof(go), "%s/go", nspace);
+    check(comes_to(stay, nspace, true) && comes_to(go, nspace, true),
+          "the daemon shows them, named <job's namespace>/stay and /go, as process sets and as "
+          "groups (names, and members: ranks 0 and 1)");
+    check(2 == count_of(PMIX_QUERY_NUM_PSETS) && 2 == count_of(PMIX_QUERY_NUM_GROUPS),
+          "... PMIX_QUERY_NUM_PSETS and _NUM_GROUPS count them: 2 each");
+    snprintf(line, sizeof(line), "define %s 2\n", go);
+    check(set_event(line), "... and the tool got PMIX_PROCESS_SET_DEFINE for go, of 2 members");
+    tell(dir, "destruct");
+    check(comes_to(go, nspace, false) && showing(stay, nspace, true),
+          "after the ranks' PMIx_Group_destruct of go, it is gone from both lists (membership "
+          "queries: not found), stay is still there");
+    check(1 == count_of(PMIX_QUERY_NUM_PSETS) && 1 == count_of(PMIX_QUERY_NUM_GROUPS),
+          "... 1 process set, 1 group");
+    snprintf(line, sizeof(line), "delete %s\n", go);
+    check(set_event(line), "... and the tool got PMIX_PROCESS_SET_DELETE for go");
+    check(PMIX_SUCCESS == control_one(nspace, PMIX_JOB_CTRL_KILL),
+          "the job is killed (its run by SIGKILL: it tells nothing more)");
+    check(wait_end(nspace), "... and ends");
+    check(comes_to(stay, nspace, false) && 0 == count_of(PMIX_QUERY_NUM_PSETS) &&
+              0 == count_of(PMIX_QUERY_NUM_GROUPS),
+          "... and stay, never destructed, is gone with it: no process set, no group");
+    PMIx_tool_finalize();
+    return failures > 0;
+}
+
 /* ---- output by rank (daemon_output.sh) ---------------------------------- */
 
 static struct {
@@ -991,6 +1200,9 @@ int main(int argc, char **argv)
     if (argc > 1 && 0 == strcmp(argv[1], "queries")) {
         return queries();
     }
+    if (argc > 3 && 0 == strcmp(argv[1], "groups")) {
+        return groups(argv[2], argv[3]);
+    }
     if (argc > 2 && 0 == strcmp(argv[1], "connect")) {
         return connect_by(argc, argv);
     }
@@ -1020,6 +1232,6 @@ int main(int argc, char **argv)
     }
     fprintf(stderr,
             "usage: daemon_tool connect|attach|spawn|pull|latepull|control|debug|mpmd|stoprank|"
-            "pause|queries|iof|fwd ...\n");
+            "pause|queries|groups|iof|fwd ...\n");
     return 2;
 }

@@ -6,7 +6,8 @@
 # forwarded or pulled, jobs of two apps, jobs stopped for a debugger (all
 # ranks, or rank 1 only); pauses and resumes them; queries them (keys the
 # daemon answers, keys their run answers, unknown keys) and kills them and
-# gets their job-end events. Then (as root) another user's daemon refuses
+# gets their job-end events; sees the groups their ranks construct (as the
+# daemon's process sets and groups) come and go. Then (as root) another user's daemon refuses
 # this user's tools.
 source "$(dirname "$0")/lib.sh"
 
@@ -86,6 +87,9 @@ tool control
 sed 's/^/  /' "$work/tout"
 check "queries, job control and events through the daemon (the lines above)" \
   test "$trc" -eq 0 -a "$(grep -c '^ok' "$work/tout")" -ge 12
+mkdir "$work/groups"
+scenario "a job's groups: process sets and groups of the daemon, until destructed or the job ends" \
+  12 groups "$CLIENT" "$work/groups"
 dr ps --json
 check "drover ps shows the tools' jobs, the killed one as killed" \
   python3 -c '
@@ -93,7 +97,7 @@ import json, sys
 jobs = json.loads(sys.argv[1])
 assert [j["state"] for j in jobs] == ["failed", "failed", "failed", "completed", "completed",
                                       "completed", "completed", "completed", "killed",
-                                      "killed"], jobs
+                                      "killed", "killed"], jobs
 assert jobs[9]["exit_status"] == 137' "$out"
 
 dr submit --oversubscribe -n 1 "$CLIENT" app a : -n 2 -x X=b "$CLIENT" app b X

@@ -32,6 +32,17 @@
  *       last rank, its PMIX_LOCAL_PEERS), or "rank R: connect failed
  *       after S s: STATUS". It exits 0 either way: a rank that failed
  *       would end the others before they say how they did.
+ *   store-client part MINE THEIRS
+ *       a job of 4: rank 0 publishes the namespace as MINE, every rank
+ *       looks THEIRS up; then, with that job (running the same), every
+ *       rank connects twice, disconnects once, constructs the group
+ *       "bridge" of both jobs (PMIX_GROUP_LOCAL_ONLY: each run builds
+ *       it), disconnects again and destructs the group. One rank reads
+ *       the other job's PMIX_JOB_SIZE at each step (a rank keeps what it
+ *       read): rank 0 after the connects, 1 after the first disconnect,
+ *       2 after the second (the group still names the other job), 3
+ *       after the destruct; each prints "rank R after WHEN: size N" or
+ *       "rank R after WHEN: STATUS".
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -292,6 +303,69 @@ static int connect_to(const pmix_proc_t *me, char **argv)
     return PMIX_SUCCESS == rc ? 0 : 1;
 }
 
+/* Rank who reads the other job's size, after when. */
+static void say_size(const pmix_proc_t *me, pmix_rank_t who, const char *when,
+                     const pmix_proc_t *other)
+{
+    pmix_value_t *size = NULL;
+    if (me->rank != who) {
+        return;
+    }
+    pmix_status_t rc = PMIx_Get(other, PMIX_JOB_SIZE, NULL, 0, &size);
+    if (PMIX_SUCCESS == rc && PMIX_UINT32 == size->type) {
+        printf("rank %u after %s: size %u\n", me->rank, when, size->data.uint32);
+    } else {
+        printf("rank %u after %s: %s\n", me->rank, when, PMIx_Error_string(rc));
+    }
+    if (NULL != size) {
+        PMIX_VALUE_RELEASE(size);
+    }
+}
+
+static int part(const pmix_proc_t *me, char **argv)
+{
+    pmix_proc_t procs[2];
+    pmix_nspace_t theirs;
+    pmix_info_t info;
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, argv[2], me->nspace, PMIX_STRING);
+    pmix_status_t rc = 0 == me->rank ? PMIx_Publish(&info, 1) : PMIX_SUCCESS;
+    PMIX_INFO_DESTRUCT(&info);
+    if (PMIX_SUCCESS == rc) {
+        rc = look_up_nspace(argv[3], theirs);
+    }
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&procs[1], theirs, PMIX_RANK_WILDCARD);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = PMIx_Connect(procs, 2, NULL, 0)) &&
+        PMIX_SUCCESS == (rc = PMIx_Connect(procs, 2, NULL, 0))) {
+        say_size(me, 0, "two connects", &procs[1]);
+        rc = PMIx_Disconnect(procs, 2, NULL, 0);
+    }
+    if (PMIX_SUCCESS == rc) {
+        say_size(me, 1, "one disconnect", &procs[1]);
+        PMIX_INFO_LOAD(&info, PMIX_GROUP_LOCAL_ONLY, &yes, PMIX_BOOL);
+        rc = PMIx_Group_construct("bridge", procs, 2, &info, 1, &results, &nresults);
+        PMIX_INFO_DESTRUCT(&info);
+    }
+    if (NULL != results) {
+        PMIX_INFO_FREE(results, nresults);
+    }
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS == (rc = PMIx_Disconnect(procs, 2, NULL, 0))) {
+        say_size(me, 2, "two disconnects and the group", &procs[1]);
+        rc = PMIx_Group_destruct("bridge", NULL, 0);
+    }
+    if (PMIX_SUCCESS == rc) {
+        /* The run hears of the destruct just after the ranks. */
+        sleep(1);
+        say_size(me, 3, "the destruct", &procs[1]);
+    } else {
+        printf("rank %u: part failed: %s\n", me->rank, PMIx_Error_string(rc));
+    }
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
 /* Connect the parent's job and the child's; the child comes late. */
 static pmix_status_t connect_family(const char *parent, const char *child, unsigned delay)
 {
@@ -367,8 +441,9 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(stderr,
-                "usage: store-client publish|lookup|unpublish|meet|family ... (under drover)\n");
+        fprintf(
+            stderr,
+            "usage: store-client publish|lookup|unpublish|meet|part|family ... (under drover)\n");
         return 2;
     }
     int status = 2;
@@ -384,6 +459,8 @@ int main(int argc, char **argv)
         status = unpublish(argc, argv);
     } else if (0 == strcmp(argv[1], "meet") && argc >= 6) {
         status = meet(&me, argv);
+    } else if (0 == strcmp(argv[1], "part") && argc >= 4) {
+        status = part(&me, argv);
     } else if (0 == strcmp(argv[1], "family")) {
         status = family(&me, argv);
     } else if (0 == strcmp(argv[1], "family-child")) {

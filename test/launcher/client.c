@@ -955,6 +955,49 @@ static int mode_heartbeat(int argc, char **argv)
     return finish();
 }
 
+/* Whether the file at path appeared within 60 s. */
+static bool appeared(const char *path)
+{
+    for (int i = 0; i < 6000 && 0 != access(path, F_OK); i++) {
+        usleep(10000);
+    }
+    return 0 == access(path, F_OK);
+}
+
+/* Whether the file dir/name appeared within 60 s. */
+static bool appeared_in(const char *dir, const char *name)
+{
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return appeared(path);
+}
+
+/* Every rank constructs the groups "stay" and "go" of the whole job, waits
+ * for the file argv[2]/destruct, destructs "go" and sleeps, "stay"
+ * standing, until killed (daemon_tool.c watches them from the daemon). */
+static __attribute__((noreturn)) int mode_groups(int argc, char **argv)
+{
+    static const char *const names[] = {"stay", "go"};
+    pmix_proc_t all;
+    init();
+    PMIX_LOAD_PROCID(&all, me.nspace, PMIX_RANK_WILDCARD);
+    for (int i = 0; i < 2; i++) {
+        pmix_info_t *results = NULL;
+        size_t n = 0;
+        pmix_status_t rc = PMIx_Group_construct(names[i], &all, 1, NULL, 0, &results, &n);
+        check(PMIX_SUCCESS == rc, "PMIx_Group_construct %s (%s)", names[i], PMIx_Error_string(rc));
+        if (NULL != results) {
+            PMIX_INFO_FREE(results, n);
+        }
+    }
+    check(appeared_in(argv[2], "destruct"), "told to destruct \"go\"");
+    pmix_status_t rc = PMIx_Group_destruct("go", NULL, 0);
+    check(PMIX_SUCCESS == rc, "PMIx_Group_destruct go (%s)", PMIx_Error_string(rc));
+    for (;;) {
+        pause();
+    }
+}
+
 /* Rank 0 first starts a process of its own that claims rank 1 (same user,
  * the job's environment) before rank 1 connects: the server must refuse it.
  * Rank 1 waits for the file argv[2], which rank 0 then makes; both then
@@ -981,9 +1024,7 @@ static int mode_impostor(int argc, char **argv)
             fclose(f);
         }
     } else {
-        for (int i = 0; i < 2000 && 0 != access(go, F_OK); i++) {
-            usleep(10000);
-        }
+        appeared(go);
     }
     return mode_fence(argc, argv);
 }
@@ -1011,6 +1052,7 @@ static const struct {
     {"heartbeat", mode_heartbeat, 1},
     {"impostor", mode_impostor, 1},
     {"debug", mode_debug, 0},
+    {"groups", mode_groups, 1},
 };
 
 int main(int argc, char **argv)
