@@ -673,6 +673,9 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
         return -1;
     }
     daemon_jobs_keep_restored(d->jobs);
+    /* Before the server's thread: room for the descriptors of max_jobs
+     * jobs' connections, pipes and tools (limits.c says why). */
+    limits_reserve(max_jobs * 2);
     daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .logfd = d->logfd,
                                .spawned = tool_spawned, .arg = d};
     return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);

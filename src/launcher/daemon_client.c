@@ -19,7 +19,9 @@
  *  - Once its ranks have ended, the run says its exit status on the
  *    control socket ("exit STATUS", the status it will exit with) before
  *    its teardown, so that `run --daemon` returns without waiting for
- *    that; not with --trace, whose writing comes last and may fail.
+ *    that, and lets go of the command's stdin, stdout and stderr (a pipe
+ *    reading the command's output ends with it); not with --trace, whose
+ *    writing comes last and may fail.
  *    From then on the run only tears down, and finishes that even if the
  *    daemon stops (SIGTERM) or dies (no more PR_SET_PDEATHSIG): its
  *    command may well stop the daemon as soon as it returns.
@@ -248,6 +250,17 @@ void daemon_client_exited(const launcher_t *run, int status)
     int n = snprintf(msg, sizeof(msg), "exit %d",
                      0 != run->interrupted_by ? 128 + run->interrupted_by : status);
     (void)send(control_fd, msg, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT);
+    /* The command's stdin, stdout and stderr are let go at once: a reader
+     * of its output (a pipe, `$(drover run --daemon ...)`) then sees their
+     * end when the command exits, not after this run's teardown, which has
+     * nothing more to say there. */
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    for (int fd = 0; fd < 3 && null >= 0; fd++) {
+        dup2(null, fd);
+    }
+    if (null > 2) {
+        close(null);
+    }
     /* The job is over for its command, which may stop the daemon at once:
      * neither the daemon's death nor its SIGTERM may cut the teardown
      * short, or the session's files would stay. run.c unblocks the

@@ -234,6 +234,10 @@ void mapping_release(launcher_map_t *map);
  * message, PMIX_ERR_OUT_OF_RESOURCE) a job that does not. */
 pmix_status_t limits_fit(unsigned nprocs, unsigned running);
 
+/* Grow the descriptor table to what launching nprocs processes takes. Call
+ * while the process has a single thread, when that costs nothing. */
+void limits_reserve(unsigned nprocs);
+
 /* ---- cgroup.c --------------------------------------------------------- */
 
 /* A cgroup of the run's processes (all descriptors -1 when none). */

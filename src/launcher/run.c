@@ -252,6 +252,8 @@ static int execute(launcher_t *run)
     if (0 == status && PMIX_SUCCESS != limits_fit(run->opts->nranks, 0)) {
         status = LAUNCHER_EXIT_FAILURE;
     }
+    /* Before the server's thread exists (host_start). */
+    limits_reserve(run->opts->nranks);
     if (0 != status) {
         job_free_apps(apps, napps);
         return status;
