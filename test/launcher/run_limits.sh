@@ -2,7 +2,8 @@
 # run_limits.sh - the open-file limit: drover raises the soft limit to the
 # hard one, so a job that fits under the hard limit runs whatever the soft
 # one; a job that cannot fit is refused in one line before anything starts
-# (it used to hang, the server spinning on accept).
+# (it used to hang, the server spinning on accept); the descriptor table is
+# grown while drover has one thread.
 source "$(dirname "$0")/lib.sh"
 
 # Each case runs in a subshell (the limits are its own); its checks are
@@ -37,4 +38,12 @@ source "$(dirname "$0")/lib.sh"
   check "... nothing left behind" no_leftovers
   exit $fail
 ) || fail=1
+
+# The descriptor table is grown for the launch before drover has threads
+# (limits.c): the run's table holds what the launch may take (6 for the
+# rank, and drover's own 64), more than the kernel's first 64 that one
+# rank's run would otherwise keep.
+run -n 1 sh -c 'sed -n "s/^FDSize:[[:space:]]*//p" /proc/$PPID/status'
+check "a run's descriptor table is grown ahead of its launch (FDSize $out)" \
+  test "$rc" -eq 0 -a "$out" -ge 70
 done_testing
