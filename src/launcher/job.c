@@ -238,7 +238,7 @@ static pmix_status_t make_pmi(launcher_job_t *job, ready_t *ready)
 
 /* What process r's child needs, its pipes made: into *child. */
 static pmix_status_t child_of(launcher_job_t *job, unsigned r, const ready_t *ready,
-                              launch_child_t *child)
+                              const sigset_t *handled, launch_child_t *child)
 {
     launcher_t *run = job->run;
     launcher_proc_t *p = &job->procs[r];
@@ -255,6 +255,7 @@ static pmix_status_t child_of(launcher_job_t *job, unsigned r, const ready_t *re
         .cgroup_procs = run->session.cgroup.procs_fd,
         .inherit_fd = ready->pmi_fd,
         .trace_exec = debug_stops_at_exec(job, r),
+        .handled = handled,
     };
     bool with_stdin = 0 == job->index && 0 == r;
     int err = iof_prepare(run->iof, job->index, r, with_stdin, child->fds, &p->stream);
@@ -338,9 +339,12 @@ static pmix_status_t launch_all(launcher_job_t *job)
     if (PMIX_SUCCESS == rc) {
         rc = make_pmi(job, ready);
     }
+    sigset_t handled;
+    launch_handled_signals(&handled);
     unsigned prepared = 0;
     while (PMIX_SUCCESS == rc && prepared < job->nprocs &&
-           PMIX_SUCCESS == (rc = child_of(job, prepared, &ready[prepared], &children[prepared]))) {
+           PMIX_SUCCESS == (rc = child_of(job, prepared, &ready[prepared], &handled,
+                                          &children[prepared]))) {
         prepared++;
     }
     launch_fork_all(children, prepared, results);

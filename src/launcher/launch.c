@@ -260,6 +260,20 @@ static const char *exec_error(int err)
     }
 }
 
+void launch_handled_signals(sigset_t *set)
+{
+    /* Ignored signals stay ignored (nohup), except SIGPIPE, which drover
+     * ignores for itself. */
+    struct sigaction now;
+    sigemptyset(set);
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (0 == sigaction(sig, NULL, &now) &&
+            (SIGPIPE == sig || (SIG_IGN != now.sa_handler && SIG_DFL != now.sa_handler))) {
+            sigaddset(set, sig);
+        }
+    }
+}
+
 /* The child's side of launch_fork. It shares drover's memory until exec
  * (vfork), or is a copy of a process with other threads (clone3), so it
  * makes system calls only: no allocation, no stdio, no lock. */
@@ -277,12 +291,11 @@ static void child(const launch_child_t *c, bool in_cgroup)
         sched_setaffinity(0, c->affinity_size, c->affinity);
     }
     /* Handlers drover installed would run in drover's memory: back to the
-     * defaults before signals are unblocked. Ignored signals stay ignored
-     * (nohup), except SIGPIPE, which drover ignores for itself. */
-    struct sigaction dfl = {.sa_handler = SIG_DFL}, now;
+     * defaults before signals are unblocked (the parent found which:
+     * asking here took 64 system calls per child). */
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
     for (int sig = 1; sig < NSIG; sig++) {
-        if (0 == sigaction(sig, NULL, &now) &&
-            (SIGPIPE == sig || (SIG_IGN != now.sa_handler && SIG_DFL != now.sa_handler))) {
+        if (1 == sigismember(c->handled, sig)) {
             sigaction(sig, &dfl, NULL);
         }
     }

@@ -433,7 +433,13 @@ typedef struct launch_child {
     int inherit_fd;       /* > 2: a close-on-exec descriptor the program
                            * keeps (its PMI_FD) */
     bool trace_exec;      /* stop at exec for a debugger (debug.c) */
+    const sigset_t *handled; /* back to their default in the child
+                              * (launch_handled_signals) */
 } launch_child_t;
+
+/* The signals whose disposition the child of a fork must set back to the
+ * default: drover's handlers, and SIGPIPE. */
+void launch_handled_signals(sigset_t *set);
 
 /* Fork and exec. Returns the pid, or -1 with errno set. */
 pid_t launch_fork(const launch_child_t *child);
