@@ -232,11 +232,18 @@ void daemon_client_report(const launcher_job_t *job)
     if (report_fd < 0) {
         return;
     }
-    for (unsigned r = 0; r < job->nprocs; r++) {
-        dprintf(report_fd, "%u %d %s\n", r, (int)job->procs[r].pid,
+    /* Buffered: the daemon is woken once (or once a page), not once a
+     * rank, while the ranks start. */
+    FILE *f = fdopen(report_fd, "w");
+    for (unsigned r = 0; NULL != f && r < job->nprocs; r++) {
+        fprintf(f, "%u %d %s\n", r, (int)job->procs[r].pid,
                 job->apps[job->procs[r].app].program);
     }
-    close(report_fd);
+    if (NULL != f) {
+        fclose(f);
+    } else {
+        close(report_fd);
+    }
     report_fd = -1;
 }
 
