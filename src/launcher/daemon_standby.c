@@ -17,7 +17,8 @@
  *    so waitpid, kill, ps and the journal see no difference.
  *  - What the standby did before its job must not depend on the job.
  *    The topology does not (--use-hwthread-cpus picks its slot type
- *    later), nor the session (session_prepare: its directory, cgroup and
+ *    later), nor where drover's libpmix is, nor the session
+ *    (session_prepare: its directory, cgroup and
  *    anchor; the job's /dev/shm prefix and grace are told to the anchor
  *    when the job comes); the server and the options are made after the
  *    job came. What the dynamic loader, hwloc, the sanitizers and malloc
@@ -319,9 +320,10 @@ int daemon_standby_take_job(int *argc, char ***argv)
     }
     close(STANDBY_FD);
     /* A failure is said by the job's run, which loads it again; or makes
-     * its session then. */
+     * its session, or finds drover's libpmix (cached), then. */
     (void)mapping_preload();
     (void)session_prepare(0);
+    (void)launch_libpmix_dir();
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
     close(sock);
