@@ -18,10 +18,9 @@
  *  - What the standby did before its job must not depend on the job.
  *    The topology does not (--use-hwthread-cpus picks its slot type
  *    later), nor where drover's libpmix is, nor the session
- *    (session_prepare: its directory, cgroup and
- *    anchor; the job's /dev/shm prefix and grace are told to the anchor
- *    when the job comes); the server and the options are made after the
- *    job came. What the dynamic loader, hwloc, the sanitizers and malloc
+ *    (session_prepare: its directory, cgroup and anchor; the job's
+ *    /dev/shm prefix and grace are told to the anchor when the job
+ *    comes); the server and the options are made after the job came. What the dynamic loader, hwloc, the sanitizers and malloc
  *    read from the environment when the process starts does, and where
  *    the session goes (TMPDIR) or whether it has a cgroup (SLURM_JOB_ID):
  *    a job whose environment differs from the daemon's in LD_*, HWLOC_*,
