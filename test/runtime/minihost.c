@@ -578,6 +578,7 @@ static void check_pmi_refusal(void)
     if (PMIX_ERR_NOT_FOUND != rc || -1 != fds[0] || -1 != fds[1] || count_fds() != before) {
         fprintf(stderr, "minihost: a PMI batch with an unknown process: %s, fds %d %d\n",
                 PMIx_Error_string(rc), fds[0], fds[1]);
+        PMIx_server_finalize(); /* its directory goes */
         exit(1);
     }
     PMIX_ARGV_FREE(envs[0]);
