@@ -399,27 +399,23 @@ char *session_name_prefix(void)
 }
 
 /* The prepared session, made the job's: its prefix, and both that and
- * grace told to the anchor. */
+ * grace told to the anchor. One that cannot be (removed while it waited,
+ * by a cleaner of old files; its anchor gone) is replaced by a new one. */
 static int adopt(launcher_session_t *s, double grace)
 {
     *s = prepared;
     prepared = SESSION_NONE;
-    if (!still_there(s)) {
-        /* Removed while it waited (a cleaner of old files): a new one. */
-        session_destroy(s);
-        return session_create(s, grace);
-    }
     free(s->shm_prefix);
     anchor_settings_t said = {.grace = grace};
-    if (NULL == (s->shm_prefix = session_name_prefix()) ||
-        (int)sizeof(said.shm_prefix) <=
-            snprintf(said.shm_prefix, sizeof(said.shm_prefix), "%s", s->shm_prefix) ||
-        (ssize_t)sizeof(said) != write(s->anchor_fd, &said, sizeof(said))) {
-        fprintf(stderr, LAUNCHER_NAME ": cannot take over the session made ahead\n");
-        session_destroy(s);
-        return LAUNCHER_EXIT_FAILURE;
+    bool taken = NULL != (s->shm_prefix = session_name_prefix()) && still_there(s) &&
+                 (int)sizeof(said.shm_prefix) >
+                     snprintf(said.shm_prefix, sizeof(said.shm_prefix), "%s", s->shm_prefix) &&
+                 (ssize_t)sizeof(said) == write(s->anchor_fd, &said, sizeof(said));
+    if (taken) {
+        return 0;
     }
-    return 0;
+    session_destroy(s);
+    return session_create(s, grace);
 }
 
 /* fd moved to PREPARED_MIN_FD or above (-1 stays -1). */

@@ -143,8 +143,17 @@ check "its run SIGKILLed: the rank's child had the job's grace after SIGTERM" \
 check "... its segment is removed" eventually test ! -e "/dev/shm/$nspace-seg"
 check "... and nothing is left" jobs_gone "$s8"
 
+# The session made ahead removed while the standby waits (a cleaner of
+# old files in TMPDIR): the job gets a new one.
+s9=$(wait_standby "$s8")
+rm -rf "$TMPDIR/drover.$s9."*
+out=$(timeout -s KILL 60 "$DROVER" run --daemon -n 1 echo anew)
+check "the standby's session removed before its job: the job runs" \
+  test $? -eq 0 -a "$out" = anew -a "$(last_job_pid)" = "$s9"
+check "... and leaves nothing" jobs_gone "$s9"
+
 # Nothing left: after stop, and after the daemon is SIGKILLed.
-s8=$(wait_standby "$s8")
+s8=$(wait_standby "$s9")
 pids=$(job_pids)
 dr daemon stop
 check "daemon stop: the standby is gone" gone "$s8"
