@@ -304,6 +304,22 @@ static bool well_formed(const wire_msg_t *msg, size_t *nargs)
     return '\0' == *end && n > 0 && n <= msg->nwords - 3 && 0 == strcmp(msg->words[3], "run");
 }
 
+/* The session made ahead, out of reach of PR_SET_PDEATHSIG: killed between
+ * making its directory and forking its anchor (which removes it), the
+ * standby would leave the directory behind, and a daemon that dies does
+ * kill its new standby at once. Its death meanwhile is seen after, and the
+ * session removed then. */
+static void prepare_session(void)
+{
+    pid_t daemon = getppid();
+    prctl(PR_SET_PDEATHSIG, 0);
+    (void)session_prepare(0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != daemon) {
+        session_unprepare();
+    }
+}
+
 int daemon_standby_take_job(int *argc, char ***argv)
 {
     const char *fd = getenv(DAEMON_STANDBY_ENV);
@@ -321,7 +337,7 @@ int daemon_standby_take_job(int *argc, char ***argv)
     /* A failure is said by the job's run, which loads it again; or makes
      * its session, or finds drover's libpmix (cached), then. */
     (void)mapping_preload();
-    (void)session_prepare(0);
+    prepare_session();
     (void)launch_libpmix_dir();
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
