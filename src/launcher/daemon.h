@@ -384,7 +384,7 @@ void daemon_standby_child_setup(pid_t daemon);
  * environment, and *argc, *argv become the job's run arguments (kept for
  * the life of the process). Returns -1 to go on running (a standby's job,
  * or not a standby), else the status to exit with at once (0: the daemon
- * went before sending a job). */
+ * went before sending a job), the session made for the job removed. */
 int daemon_standby_take_job(int *argc, char ***argv);
 
 /* ---- daemon_journal.c ------------------------------------------------- */

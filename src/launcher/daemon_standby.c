@@ -307,17 +307,26 @@ static bool well_formed(const wire_msg_t *msg, size_t *nargs)
 /* The session made ahead, out of reach of PR_SET_PDEATHSIG: killed between
  * making its directory and forking its anchor (which removes it), the
  * standby would leave the directory behind, and a daemon that dies does
- * kill its new standby at once. Its death meanwhile is seen after, and the
- * session removed then. */
-static void prepare_session(void)
+ * kill its new standby at once. Whether the daemon is still there. */
+static bool prepare_session(void)
 {
     pid_t daemon = getppid();
     prctl(PR_SET_PDEATHSIG, 0);
     (void)session_prepare(0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != daemon) {
-        session_unprepare();
-    }
+    return getppid() == daemon;
+}
+
+/* No job will come: the session made for one goes now, the daemon's death
+ * signal off. That signal may still be on its way (a dying daemon's socket
+ * closes before its children are signalled): killed between its anchor's
+ * end and the directory's removal, the standby would leave the directory
+ * behind (seen under ASan, whose slower start widens the window). */
+static int no_job(int status)
+{
+    prctl(PR_SET_PDEATHSIG, 0);
+    session_unprepare();
+    return status;
 }
 
 int daemon_standby_take_job(int *argc, char ***argv)
@@ -337,7 +346,10 @@ int daemon_standby_take_job(int *argc, char ***argv)
     /* A failure is said by the job's run, which loads it again; or makes
      * its session, or finds drover's libpmix (cached), then. */
     (void)mapping_preload();
-    prepare_session();
+    if (!prepare_session()) {
+        close(sock);
+        return no_job(0);
+    }
     (void)launch_libpmix_dir();
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
@@ -345,21 +357,21 @@ int daemon_standby_take_job(int *argc, char ***argv)
     size_t nargs;
     if (1 == rc) {
         /* The daemon stopped, or dropped this standby. */
-        return 0;
+        return no_job(0);
     }
     if (0 != rc || !well_formed(&job, &nargs) ||
         NULL == (job_argv = calloc(nargs + 1, sizeof(*job_argv)))) {
         fprintf(stderr, LAUNCHER_NAME ": no job came from the daemon: %s\n",
                 0 != rc ? strerror(err) : "malformed");
         daemon_wire_release(&job);
-        return LAUNCHER_EXIT_FAILURE;
+        return no_job(LAUNCHER_EXIT_FAILURE);
     }
     if (0 != take_fds(&job)) {
-        return LAUNCHER_EXIT_FAILURE;
+        return no_job(LAUNCHER_EXIT_FAILURE);
     }
     if (0 != chdir(job.words[1])) {
         fprintf(stderr, DAEMON_NAME ": cannot enter the job's working directory\n");
-        return LAUNCHER_EXIT_FAILURE;
+        return no_job(LAUNCHER_EXIT_FAILURE);
     }
     memcpy(job_argv, job.words + 3, nargs * sizeof(*job_argv));
     environ = job.words + 3 + nargs;

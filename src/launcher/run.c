@@ -419,8 +419,6 @@ static int run_command(int argc, char **argv)
 {
     int standby = daemon_standby_take_job(&argc, &argv);
     if (standby >= 0) {
-        /* No job came: the session made for it goes now, not after. */
-        session_unprepare();
         return standby;
     }
     launcher_options_t opts;
