@@ -71,9 +71,9 @@ static int request(const char *who, char *const *words, size_t nwords, const int
     return sock;
 }
 
-/* verb CWD NARGS ARGS... ENV..., for submit and run. NULL after a
- * message. Caller frees the array (the strings are borrowed, but for
- * the two numbers it holds in buf). */
+/* verb CWD NARGS ARGS... ENV.... NULL after a message. Caller frees the
+ * array (the strings are borrowed, but for the two numbers it holds in
+ * buf). */
 static char **launch_words(const char *who, const char *verb, int argc, char **argv, size_t *nwords,
                            char *cwd, char *nargs)
 {
@@ -81,10 +81,7 @@ static char **launch_words(const char *who, const char *verb, int argc, char **a
         fprintf(stderr, "%s: cannot tell the working directory: %s\n", who, strerror(errno));
         return NULL;
     }
-    size_t nenv = 0;
-    while (NULL != environ[nenv]) {
-        nenv++;
-    }
+    size_t nenv = launch_env_count(environ);
     char **words = calloc((size_t)argc + nenv + 3, sizeof(*words));
     if (NULL == words) {
         fprintf(stderr, "%s: out of memory\n", who);

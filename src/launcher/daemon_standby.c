@@ -20,8 +20,9 @@
  *    later), nor where drover's libpmix is, nor the session
  *    (session_prepare: its directory, cgroup and anchor; the job's
  *    /dev/shm prefix and grace are told to the anchor when the job
- *    comes); the server and the options are made after the job came. What the dynamic loader, hwloc, the sanitizers and malloc
- *    read from the environment when the process starts does, and where
+ *    comes); the server and the options are made after the job came.
+ *    What the dynamic loader, hwloc, the sanitizers and malloc read from
+ *    the environment when the process starts does, and where
  *    the session goes (TMPDIR) or whether it has a cgroup (SLURM_JOB_ID):
  *    a job whose environment differs from the daemon's in LD_*, HWLOC_*,
  *    *SAN_OPTIONS, MALLOC_*, GLIBC_TUNABLES, TMPDIR or SLURM_JOB_ID is
