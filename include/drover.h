@@ -511,6 +511,16 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char 
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs, size_t nprocs,
                                                         char ***envs, int *fds);
 
+/* drover_server_setup_pmi_procs without the wait: the socket pairs are
+ * made and fds[] filled before it returns; the server's thread does the
+ * rest, in turn after what was asked of it before (a registration made
+ * with a callback), then calls cbfunc (required) with the status. Until
+ * then procs, envs and fds are the library's. On failure, returned or
+ * called back, nothing is left open: every fds[i] is -1. */
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs_nb(const pmix_proc_t *procs,
+                                                           size_t nprocs, char ***envs, int *fds,
+                                                           pmix_op_cbfunc_t cbfunc, void *cbdata);
+
 #ifdef __cplusplus
 }
 #endif

@@ -337,16 +337,3 @@ pmix_status_t jobinfo_describe(const launcher_job_t *job, pmix_info_t **info, si
     *ninfo = l.n;
     return PMIX_SUCCESS;
 }
-
-pmix_status_t jobinfo_register(launcher_job_t *job)
-{
-    pmix_info_t *info;
-    size_t ninfo;
-    pmix_status_t rc = jobinfo_describe(job, &info, &ninfo);
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    rc = host_register_nspace(job->nspace, (int)job->nprocs, info, ninfo);
-    PMIX_INFO_FREE(info, ninfo);
-    return rc;
-}

@@ -567,12 +567,9 @@ void job_destroy(launcher_job_t *job);
 
 /* ---- jobinfo.c -------------------------------------------------------- */
 
-/* Describe job to the server (PMIx_server_register_nspace) and wait for
- * it. */
-pmix_status_t jobinfo_register(launcher_job_t *job);
-
-/* What jobinfo_register gives the server, for another server: *info (of
- * *ninfo) is the caller's, freed with PMIX_INFO_FREE. */
+/* The job's description for PMIx_server_register_nspace, its own
+ * server's (job.c) or another's (pubsub_daemon.c): *info (of *ninfo) is
+ * the caller's, freed with PMIX_INFO_FREE. */
 pmix_status_t jobinfo_describe(const launcher_job_t *job, pmix_info_t **info, size_t *ninfo);
 
 /* ---- debug.c ---------------------------------------------------------- */

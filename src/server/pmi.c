@@ -686,6 +686,10 @@ typedef struct setup_op {
 typedef struct setup_batch {
     setup_op_t *ops;
     size_t n;
+    char ***envs;
+    int *fds;
+    pmix_op_cbfunc_t cbfunc;     /* NULL: a caller waits (server_run_sync) */
+    void *cbdata;
 } setup_batch_t;
 
 static pmix_status_t setup_one(setup_op_t *op)
@@ -705,17 +709,6 @@ static pmix_status_t setup_one(setup_op_t *op)
     snprintf(op->address, sizeof(op->address), "%s", pmi_port_address());
     op->fd = -1;
     return attach(&op->proc, fd);
-}
-
-static pmix_status_t setup_in_thread(void *arg)
-{
-    setup_batch_t *b = arg;
-    pmix_status_t rc = PMIX_SUCCESS;
-
-    for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
-        rc = setup_one(&b->ops[i]);
-    }
-    return rc;
 }
 
 /* The variables hydra gives, and PMI_PORT and PMI_ID, for op, whose
@@ -738,8 +731,54 @@ static pmix_status_t export_vars(const setup_op_t *op, int fd, char ***env)
     return rc;
 }
 
-PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs, size_t nprocs,
-                                                        char ***envs, int *fds)
+/* The ends of the first n pairs of b still open, closed. */
+static void close_pairs(setup_batch_t *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b->ops[i].fd >= 0) {
+            close(b->ops[i].fd);
+            b->ops[i].fd = -1;
+        }
+        if (b->fds[i] >= 0) {
+            close(b->fds[i]);
+            b->fds[i] = -1;
+        }
+    }
+}
+
+/* In the progress thread: each process's job size, preputs, port and id,
+ * its server end served, and its variables. Should one fail, closing
+ * the processes' ends closes the ends served. */
+static pmix_status_t setup_in_thread(void *arg)
+{
+    setup_batch_t *b = arg;
+    pmix_status_t rc = PMIX_SUCCESS;
+
+    for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
+        rc = setup_one(&b->ops[i]);
+    }
+    for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
+        rc = export_vars(&b->ops[i], b->fds[i], &b->envs[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
+        close_pairs(b, b->n);
+    }
+    return rc;
+}
+
+static void setup_posted(void *arg)
+{
+    setup_batch_t *b = arg;
+    pmix_status_t rc = setup_in_thread(b);
+    b->cbfunc(rc, b->cbdata);
+    free(b->ops);
+    free(b);
+}
+
+/* The socket pairs made here, the rest in one trip to the progress
+ * thread: waited for (cbfunc NULL) or called back. */
+static pmix_status_t setup_procs(const pmix_proc_t *procs, size_t nprocs, char ***envs, int *fds,
+                                 pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     if (!server.initialized) {
         return PMIX_ERR_INIT;
@@ -752,41 +791,55 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs
             return PMIX_ERR_BAD_PARAM;
         }
     }
+    setup_batch_t *b = malloc(sizeof(*b));
     setup_op_t *ops = calloc(nprocs, sizeof(*ops));
-    if (NULL == ops) {
+    if (NULL == b || NULL == ops) {
+        free(b);
+        free(ops);
         return PMIX_ERR_NOMEM;
     }
+    *b = (setup_batch_t){.ops = ops, .n = nprocs, .envs = envs, .fds = fds, .cbfunc = cbfunc,
+                         .cbdata = cbdata};
     pmix_status_t rc = PMIX_SUCCESS;
-    size_t made = 0;
-    for (; made < nprocs && PMIX_SUCCESS == rc; made++) {
-        int sv[2];
-        if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+    for (size_t i = 0; i < nprocs; i++) {
+        int sv[2] = {-1, -1};
+        if (PMIX_SUCCESS == rc &&
+            0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
             rc = PMIX_ERR_OUT_OF_RESOURCE;
-            break;
         }
-        ops[made] = (setup_op_t){.proc = procs[made], .fd = sv[0],
-                                 .env = NULL != envs[made] ? envs[made] : (char *[]){NULL}};
-        fds[made] = sv[1];
+        ops[i] = (setup_op_t){.proc = procs[i], .fd = sv[0],
+                              .env = NULL != envs[i] ? envs[i] : (char *[]){NULL}};
+        fds[i] = sv[1];
     }
-    /* One trip to the progress thread for them all: each one's job size,
-     * preputs, port and id, and its server end served. */
+    if (PMIX_SUCCESS == rc && NULL != cbfunc && PMIX_SUCCESS == (rc = server_post(setup_posted, b))) {
+        return PMIX_SUCCESS;
+    }
     if (PMIX_SUCCESS == rc) {
-        setup_batch_t batch = {.ops = ops, .n = nprocs};
-        rc = server_run_sync(setup_in_thread, &batch);
+        rc = server_run_sync(setup_in_thread, b);
     }
-    for (size_t i = 0; i < made && PMIX_SUCCESS == rc; i++) {
-        rc = export_vars(&ops[i], fds[i], &envs[i]);
-    }
-    /* Should one fail, closing our ends closes the ends served. */
-    for (size_t i = 0; i < made && PMIX_SUCCESS != rc; i++) {
-        if (ops[i].fd >= 0) {
-            close(ops[i].fd);
-        }
-        close(fds[i]);
-        fds[i] = -1;
+    /* Whatever was not run has its pairs still open. */
+    if (PMIX_SUCCESS != rc) {
+        close_pairs(b, nprocs);
     }
     free(ops);
+    free(b);
     return rc;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs, size_t nprocs,
+                                                        char ***envs, int *fds)
+{
+    return setup_procs(procs, nprocs, envs, fds, NULL, NULL);
+}
+
+PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs_nb(const pmix_proc_t *procs,
+                                                           size_t nprocs, char ***envs, int *fds,
+                                                           pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    if (NULL == cbfunc) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return setup_procs(procs, nprocs, envs, fds, cbfunc, cbdata);
 }
 
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd)

@@ -565,24 +565,69 @@ static int count_fds(void)
     return n;
 }
 
+/* The answer to a PMI batch made without waiting. */
+typedef struct pmi_answer {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool done;
+    pmix_status_t status;
+} pmi_answer_t;
+
+static void pmi_answered(pmix_status_t status, void *cbdata)
+{
+    pmi_answer_t *a = cbdata;
+    pthread_mutex_lock(&a->lock);
+    a->status = status;
+    a->done = true;
+    pthread_cond_signal(&a->cond);
+    pthread_mutex_unlock(&a->lock);
+}
+
+/* A batch of PMI connections naming procs[0], a process the server does
+ * not know, waited for or not. */
+static pmix_status_t pmi_batch(const pmix_proc_t *procs, char ***envs, int *fds, bool nb)
+{
+    if (!nb) {
+        return drover_server_setup_pmi_procs(procs, 2, envs, fds);
+    }
+    pmi_answer_t a = {.lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER};
+    pmix_status_t rc = drover_server_setup_pmi_procs_nb(procs, 2, envs, fds, pmi_answered, &a);
+    pthread_mutex_lock(&a.lock);
+    while (PMIX_SUCCESS == rc && !a.done) {
+        pthread_cond_wait(&a.cond, &a.lock);
+    }
+    pthread_mutex_unlock(&a.lock);
+    return PMIX_SUCCESS == rc ? a.status : rc;
+}
+
 /* A batch of PMI connections naming a process the server does not know
- * fails whole, with nothing left open. */
+ * fails whole, with nothing left open, whether waited for or called back
+ * (which needs a callback). */
 static void check_pmi_refusal(void)
 {
     pmix_proc_t procs[2];
     PMIX_LOAD_PROCID(&procs[0], "minihost.unknown", 0);
     PMIX_LOAD_PROCID(&procs[1], nspace, 0);
-    char **envs[2] = {copy_environ(), copy_environ()};
-    int fds[2] = {-2, -2}, before = count_fds();
-    pmix_status_t rc = drover_server_setup_pmi_procs(procs, 2, envs, fds);
-    if (PMIX_ERR_NOT_FOUND != rc || -1 != fds[0] || -1 != fds[1] || count_fds() != before) {
-        fprintf(stderr, "minihost: a PMI batch with an unknown process: %s, fds %d %d\n",
-                PMIx_Error_string(rc), fds[0], fds[1]);
-        PMIx_server_finalize(); /* its directory goes */
+    for (int nb = 0; nb < 2; nb++) {
+        char **envs[2] = {copy_environ(), copy_environ()};
+        int fds[2] = {-2, -2}, before = count_fds();
+        pmix_status_t rc = pmi_batch(procs, envs, fds, nb);
+        if (PMIX_ERR_NOT_FOUND != rc || -1 != fds[0] || -1 != fds[1] || count_fds() != before) {
+            fprintf(stderr, "minihost: a PMI batch%s with an unknown process: %s, fds %d %d\n",
+                    nb ? " called back" : "", PMIx_Error_string(rc), fds[0], fds[1]);
+            PMIx_server_finalize(); /* its directory goes */
+            exit(1);
+        }
+        PMIX_ARGV_FREE(envs[0]);
+        PMIX_ARGV_FREE(envs[1]);
+    }
+    int fds[2];
+    char **envs[2] = {NULL, NULL};
+    if (PMIX_ERR_BAD_PARAM != drover_server_setup_pmi_procs_nb(procs, 2, envs, fds, NULL, NULL)) {
+        fprintf(stderr, "minihost: a PMI batch without its callback was taken\n");
+        PMIx_server_finalize();
         exit(1);
     }
-    PMIX_ARGV_FREE(envs[0]);
-    PMIX_ARGV_FREE(envs[1]);
 }
 
 /* Launch rank r with pipes for its stdin, stdout and stderr. */
