@@ -270,7 +270,8 @@ pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *arg
 static wire_msg_t job;
 static char **job_argv;
 
-/* Make the job's fds 0-4 (or 0-5) of this process. 0 or -1. */
+/* Make the job's fds 0-4 (or 0-5) of this process, and 5 closed if
+ * only those. 0 or -1. */
 static int take_fds(wire_msg_t *msg)
 {
     /* Out of the way first: a received fd may be 0-5 already. */
@@ -288,6 +289,10 @@ static int take_fds(wire_msg_t *msg)
         if (moved[i] >= 0) {
             close(moved[i]);
         }
+    }
+    /* What hold_job_fds held and the job does not fill (else free). */
+    for (int fd = nfds; fd < JOB_FDS_MAX; fd++) {
+        close(fd);
     }
     return rc;
 }
@@ -326,8 +331,25 @@ static bool prepare_session(void)
 static int no_job(int status)
 {
     prctl(PR_SET_PDEATHSIG, 0);
+    run_unprestart();
     session_unprepare();
     return status;
+}
+
+/* The job's fds will be 0-5: what the standby opens before its job
+ * (run_prestart's loop and server) must land above them, so 3-5 are held
+ * (by /dev/null) until take_fds puts the job's there. Whether they are. */
+static bool hold_job_fds(void)
+{
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    bool held = null >= 0;
+    for (int fd = STANDBY_FD; held && fd < JOB_FDS_MAX; fd++) {
+        held = fd == null || fcntl(fd, F_GETFD) >= 0 || dup3(null, fd, O_CLOEXEC) == fd;
+    }
+    if (null >= JOB_FDS_MAX) {
+        close(null);
+    }
+    return held;
 }
 
 int daemon_standby_take_job(int *argc, char ***argv)
@@ -352,6 +374,9 @@ int daemon_standby_take_job(int *argc, char ***argv)
         return no_job(0);
     }
     (void)launch_libpmix_dir();
+    if (hold_job_fds() && NULL != session_prepared_dir()) {
+        (void)run_prestart(session_prepared_dir());
+    }
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
     close(sock);

@@ -847,12 +847,22 @@ static pmix_server_module_t module = {
     .client_connected2 = client_connected2,
 };
 
-pmix_status_t host_start(launcher_t *run)
+/* The server's trace hook: what it saw goes to the run's trace, if it has
+ * one by then (a standby's run starts its server before it knows). */
+static void trace_forward(const drover_trace_event_t *ev, void *arg)
+{
+    trace_t *t = __atomic_load_n(&((launcher_t *)arg)->trace, __ATOMIC_ACQUIRE);
+    if (NULL != t) {
+        trace_server_event(t, ev);
+    }
+}
+
+pmix_status_t host_start(launcher_t *run, const host_setup_t *setup)
 {
     host_run = run;
     /* Only a daemon's job has other jobs to ask about processes it does not
      * know: elsewhere the server answers "not found" at once. */
-    module.direct_modex = daemon_client_job() > 0 ? direct_modex : NULL;
+    module.direct_modex = setup->daemon_job ? direct_modex : NULL;
     if (0 != pipe2(wake_fds, O_CLOEXEC | O_NONBLOCK)) {
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
@@ -865,8 +875,8 @@ pmix_status_t host_start(launcher_t *run)
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
     pmix_info_t info[6];
-    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, run->session.dir, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, run->session.dir, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, setup->tmpdir, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, setup->tmpdir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
     PMIX_LOAD_KEY(info[2].key, PMIX_TOPOLOGY2);
     info[2].value.type = PMIX_TOPO;
@@ -875,11 +885,13 @@ pmix_status_t host_start(launcher_t *run)
     bool yes = true;
     PMIX_INFO_LOAD(&info[3], DROVER_SERVER_CLIENT_PIDS, &yes, PMIX_BOOL);
     size_t ninfo = 4;
-    if (NULL != run->trace) {
-        trace_server_info(run->trace, &info[ninfo++]);
+    static drover_server_trace_t trace_hook = {.record = trace_forward};
+    if (setup->traced) {
+        trace_hook.arg = run;
+        PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_TRACE, &trace_hook, PMIX_POINTER);
     }
     /* A daemon's job shows its groups to the daemon's tools. */
-    if (daemon_client_job() > 0) {
+    if (setup->daemon_job) {
         PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_GROUPS, &groups_hook, PMIX_POINTER);
     }
     pmix_status_t rc = PMIx_server_init(&module, info, ninfo);

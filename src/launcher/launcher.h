@@ -52,6 +52,7 @@
 
 #include <hwloc.h>
 
+#include "drover.h"
 #include "pmix_common.h"
 
 struct event_base;
@@ -199,8 +200,10 @@ typedef struct launcher_map {
     bool oversubscribed;         /* more processes than slots on the node */
 } launcher_map_t;
 
-/* Load this node's topology. Returns 0, or LAUNCHER_EXIT_FAILURE after a
- * one-line message. Release with mapping_unload. */
+/* Load this node's topology into *topo (zeroed, or loaded already: then
+ * only its slots are counted again, with use_hwthreads). Returns 0, or
+ * LAUNCHER_EXIT_FAILURE after a one-line message. Release with
+ * mapping_unload. */
 int mapping_load(launcher_topology_t *topo, bool use_hwthreads);
 
 /* Load the topology now, for the next mapping_load to take (a standby
@@ -299,6 +302,10 @@ int session_create(launcher_session_t *s, double grace);
 int session_prepare(double grace);
 /* The session prepared, if no job came for it: destroyed. */
 void session_unprepare(void);
+
+/* The prepared session's directory (session_prepare), or NULL: none, or
+ * no longer there (removed while the standby waited). */
+const char *session_prepared_dir(void);
 
 /* Make dir/<name>, mode 0700. Caller frees the path. NULL on failure. */
 char *session_mkdir(const char *dir, const char *name);
@@ -598,9 +605,17 @@ void debug_release(launcher_t *run, const pmix_info_t *info, size_t ninfo);
 
 /* ---- host.c ----------------------------------------------------------- */
 
+/* How host_start starts the server. */
+typedef struct host_setup {
+    const char *tmpdir; /* the server's directory: the session's */
+    bool daemon_job;    /* a daemon's job: other jobs, the daemon's tools */
+    bool traced;        /* what clients ask goes to run->trace, there now
+                         * or set later (with __atomic_store_n) */
+} host_setup_t;
+
 /* Start the server library with drover's module. Returns PMIX_SUCCESS or
  * the server's error; on failure nothing is left running. */
-pmix_status_t host_start(launcher_t *run);
+pmix_status_t host_start(launcher_t *run, const host_setup_t *setup);
 
 /* Carry out every queued request now (before tearing the run down). */
 void host_flush(launcher_t *run);
@@ -799,9 +814,9 @@ typedef struct trace trace_t;
  * or NULL after a one-line message. Caller frees with trace_destroy. */
 trace_t *trace_create(const char *path);
 
-/* Load *info with the server attribute that feeds t (DROVER_SERVER_TRACE;
- * it points into t). */
-void trace_server_info(trace_t *t, pmix_info_t *info);
+/* What the server's DROVER_SERVER_TRACE hook saw (host.c passes it on):
+ * a request or reply, in the server's progress thread. */
+void trace_server_event(trace_t *t, const drover_trace_event_t *ev);
 
 /* The main thread's moments: a job about to start; process rank forked
  * (the fork began at began, a trace_now time, and exec has happened);
@@ -864,6 +879,8 @@ struct launcher {
     int interrupted_by;           /* signal that made drover end, or 0 */
     struct event *grace_timer;
     struct event *drain_timer;
+    struct event *signals[4];     /* SIGCHLD, then those passed on */
+    char *server_dir;             /* where the server was started */
     double started;               /* monotonic seconds */
 };
 
@@ -873,5 +890,19 @@ void run_check_done(launcher_t *run);
 
 /* Monotonic time in seconds. */
 double run_now(void);
+
+/* How many ranks' descriptors a standby reserves before its server's
+ * thread exists (limits_reserve): a larger job grows the table later,
+ * which then waits for the kernel (RCU) at each doubling. */
+#define STANDBY_RESERVED_RANKS 256
+
+/* A daemon's standby (daemon_standby.c): this process's run gets its
+ * topology, event loop and server before its job comes, the server in
+ * session_dir (the prepared session's). 0, or -1 with nothing left
+ * running (the job's run then starts them). */
+int run_prestart(const char *session_dir);
+
+/* No job came: what run_prestart started, stopped. */
+void run_unprestart(void);
 
 #endif /* DROVER_LAUNCHER_H */

@@ -197,8 +197,10 @@ int mapping_preload(void)
 
 int mapping_load(launcher_topology_t *topo, bool use_hwthreads)
 {
-    *topo = (launcher_topology_t){.topology = preloaded};
-    preloaded = NULL;
+    if (NULL == topo->topology) {
+        *topo = (launcher_topology_t){.topology = preloaded};
+        preloaded = NULL;
+    }
     if (NULL == topo->topology && PMIX_SUCCESS != load_topology(&topo->topology)) {
         fprintf(stderr, LAUNCHER_NAME ": cannot read this node's topology with hwloc\n");
         topo->topology = NULL;

@@ -238,10 +238,46 @@ static int add_signal(launcher_t *run, struct event **ev, int sig, event_callbac
     return NULL == *ev || 0 != evsignal_add(*ev, NULL) ? -1 : 0;
 }
 
+/* The run's event loop, with its timers and SIGCHLD: what does not depend
+ * on the job. */
+static int loop_create(launcher_t *run)
+{
+    run->base = event_base_new();
+    if (NULL == run->base || NULL == (run->grace_timer = evtimer_new(run->base, on_grace, run)) ||
+        NULL == (run->drain_timer = evtimer_new(run->base, on_drained, run)) ||
+        0 != add_signal(run, &run->signals[0], SIGCHLD, on_sigchld)) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot set up the event loop\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    return 0;
+}
+
+/* The server, in the session's directory: started, or the standby's (see
+ * run_prestart) if that is where it runs. */
+static int server_start(launcher_t *run)
+{
+    if (run->server_up && 0 == strcmp(run->server_dir, run->session.dir)) {
+        return 0;
+    }
+    if (run->server_up) {
+        /* A standby's session replaced while it waited (session_create). */
+        host_stop(run);
+    }
+    free(run->server_dir);
+    host_setup_t setup = {.tmpdir = run->session.dir,
+                          .daemon_job = daemon_client_job() > 0,
+                          .traced = NULL != run->trace};
+    if (NULL == (run->server_dir = strdup(run->session.dir)) ||
+        PMIX_SUCCESS != host_start(run, &setup)) {
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    return 0;
+}
+
 static int execute(launcher_t *run)
 {
     static const int forwarded[] = {SIGINT, SIGTERM, SIGHUP};
-    struct event *signals[4] = {NULL}, *timeout = NULL;
+    struct event *timeout = NULL;
     launcher_app_t *apps = NULL;
     unsigned napps = 0;
     if (NULL == (run->base_env = launch_base_env(run->opts))) {
@@ -252,7 +288,8 @@ static int execute(launcher_t *run)
     if (0 == status && PMIX_SUCCESS != limits_fit(run->opts->nranks, 0)) {
         status = LAUNCHER_EXIT_FAILURE;
     }
-    /* Before the server's thread exists (host_start). */
+    /* Before the server's thread exists (host_start), unless a standby's
+     * started it, having reserved for most jobs. */
     limits_reserve(run->opts->nranks);
     if (0 != status) {
         job_free_apps(apps, napps);
@@ -260,6 +297,12 @@ static int execute(launcher_t *run)
     }
     if (0 != (status = mapping_load(&run->topo, run->opts->use_hwthreads))) {
         return status;
+    }
+    /* A standby's server runs in the session it prepared. Should that have
+     * gone while it waited, the server goes first: session_create then
+     * forks a new session's anchor, which wants no other thread. */
+    if (run->server_up && NULL == session_prepared_dir()) {
+        host_stop(run);
     }
     /* The session prefix names the job, so the session comes first; the
      * job is placed before anything is started. */
@@ -275,14 +318,14 @@ static int execute(launcher_t *run)
                                       "the job")) {
         return LAUNCHER_EXIT_FAILURE;
     }
-    run->base = event_base_new();
-    if (NULL == run->base ||
-        NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
+    if ((NULL == run->base && 0 != (status = loop_create(run))) ||
+        0 != (status = server_start(run))) {
+        goto out;
+    }
+    /* A daemon's job publishes through the daemon (daemon_client_job). */
+    if (NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
                                        on_output_broken, run)) ||
-        NULL == (run->pubsub = pubsub_create(run->base)) ||
-        NULL == (run->grace_timer = evtimer_new(run->base, on_grace, run)) ||
-        NULL == (run->drain_timer = evtimer_new(run->base, on_drained, run)) ||
-        0 != add_signal(run, &signals[0], SIGCHLD, on_sigchld)) {
+        NULL == (run->pubsub = pubsub_create(run->base))) {
         fprintf(stderr, LAUNCHER_NAME ": cannot set up the event loop\n");
         status = LAUNCHER_EXIT_FAILURE;
         goto out;
@@ -290,14 +333,10 @@ static int execute(launcher_t *run)
     /* A submitted job's ranks' output goes to the daemon, by rank. */
     iof_send_frames(run->iof, daemon_output_frames());
     for (int i = 0; i < 3; i++) {
-        if (0 != add_signal(run, &signals[i + 1], forwarded[i], on_signal)) {
+        if (0 != add_signal(run, &run->signals[i + 1], forwarded[i], on_signal)) {
             status = LAUNCHER_EXIT_FAILURE;
             goto out;
         }
-    }
-    if (PMIX_SUCCESS != host_start(run)) {
-        status = LAUNCHER_EXIT_FAILURE;
-        goto out;
     }
     daemon_client_watch(run, first);
     if (run->opts->timeout > 0) {
@@ -341,11 +380,6 @@ out:
     if (NULL != timeout) {
         event_free(timeout);
     }
-    for (int i = 0; i < 4; i++) {
-        if (NULL != signals[i]) {
-            event_free(signals[i]);
-        }
-    }
     return status;
 }
 
@@ -363,10 +397,16 @@ static void teardown(launcher_t *run)
     if (NULL != run->drain_timer) {
         event_free(run->drain_timer);
     }
+    for (int i = 0; i < 4; i++) {
+        if (NULL != run->signals[i]) {
+            event_free(run->signals[i]);
+        }
+    }
     if (NULL != run->base) {
         event_base_free(run->base);
     }
     session_destroy(&run->session);
+    free(run->server_dir);
     free(run->openmpi_shm);
     mapping_unload(&run->topo);
     launch_free_env(run->base_env);
@@ -415,6 +455,43 @@ static int types_check(launcher_options_t *opts)
     return 0;
 }
 
+/* The run of this process: a standby's started before its job came. */
+static launcher_t the_run;
+static bool prestarted;
+
+static void run_init(launcher_t *run)
+{
+    *run = (launcher_t){.session = SESSION_NONE};
+    if (0 != gethostname(run->hostname, sizeof(run->hostname) - 1)) {
+        snprintf(run->hostname, sizeof(run->hostname), "localhost");
+    }
+}
+
+int run_prestart(const char *session_dir)
+{
+    launcher_t *run = &the_run;
+    run_init(run);
+    /* The server's thread is about to exist: see limits_reserve. */
+    limits_reserve(STANDBY_RESERVED_RANKS);
+    host_setup_t setup = {.tmpdir = session_dir, .daemon_job = true, .traced = true};
+    prestarted = 0 == mapping_load(&run->topo, false) && 0 == loop_create(run) &&
+                 NULL != (run->server_dir = strdup(session_dir)) &&
+                 PMIX_SUCCESS == host_start(run, &setup);
+    if (!prestarted) {
+        run_unprestart();
+        return -1;
+    }
+    return 0;
+}
+
+void run_unprestart(void)
+{
+    host_stop(&the_run);
+    teardown(&the_run);
+    run_init(&the_run);
+    prestarted = false;
+}
+
 static int run_command(int argc, char **argv)
 {
     int standby = daemon_standby_take_job(&argc, &argv);
@@ -455,32 +532,36 @@ static int run_command(int argc, char **argv)
         return status;
     }
     signal(SIGPIPE, SIG_IGN);
-    launcher_t run = {.opts = &opts, .started = run_now()};
-    if (NULL != opts.trace && NULL == (run.trace = trace_create(opts.trace))) {
+    launcher_t *run = &the_run;
+    if (!prestarted) {
+        run_init(run);
+    }
+    run->opts = &opts;
+    run->started = run_now();
+    trace_t *trace = NULL;
+    if (NULL != opts.trace && NULL == (trace = trace_create(opts.trace))) {
         options_release(&opts);
         return LAUNCHER_EXIT_FAILURE;
     }
-    run.session = SESSION_NONE;
-    if (0 != gethostname(run.hostname, sizeof(run.hostname) - 1)) {
-        snprintf(run.hostname, sizeof(run.hostname), "localhost");
-    }
-    int status = execute(&run);
+    /* A prestarted server's thread may look already. */
+    __atomic_store_n(&run->trace, trace, __ATOMIC_RELEASE);
+    int status = execute(run);
     /* Whatever the ending: the server has stopped, the record is whole. */
-    if (NULL != run.trace && 0 != trace_write(run.trace) && 0 == status) {
+    if (NULL != run->trace && 0 != trace_write(run->trace) && 0 == status) {
         status = LAUNCHER_EXIT_FAILURE;
     }
-    trace_destroy(run.trace);
-    teardown(&run);
+    trace_destroy(run->trace);
+    teardown(run);
     options_release(&opts);
-    if (0 != run.interrupted_by) {
+    if (0 != run->interrupted_by) {
         /* End the way the signal would have ended drover (a daemon's job
          * blocks it for its teardown, daemon_client_exited). */
         sigset_t sig;
         sigemptyset(&sig);
-        sigaddset(&sig, run.interrupted_by);
-        signal(run.interrupted_by, SIG_DFL);
+        sigaddset(&sig, run->interrupted_by);
+        signal(run->interrupted_by, SIG_DFL);
         sigprocmask(SIG_UNBLOCK, &sig, NULL);
-        raise(run.interrupted_by);
+        raise(run->interrupted_by);
     }
     return status;
 }

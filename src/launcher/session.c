@@ -455,6 +455,11 @@ void session_unprepare(void)
     session_destroy(&prepared);
 }
 
+const char *session_prepared_dir(void)
+{
+    return NULL != prepared.dir && still_there(&prepared) ? prepared.dir : NULL;
+}
+
 int session_create(launcher_session_t *s, double grace)
 {
     if (NULL != prepared.dir) {

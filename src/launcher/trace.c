@@ -91,7 +91,6 @@ struct trace {
     double t0;
     size_t prefix_len; /* of the run's namespaces' prefix (session_name_prefix) */
     char *prefix;
-    drover_server_trace_t hook;
     record_log_t server; /* written by the server's progress thread */
     record_log_t main; /* written by the main thread */
     trace_job_t *jobs;
@@ -134,10 +133,8 @@ static uint32_t job_of(const trace_t *t, const char *nspace)
     return '\0' == *end && end != nspace + t->prefix_len && k < NO_JOB ? (uint32_t)k : NO_JOB;
 }
 
-/* The server's hook: its progress thread. */
-static void record_event(const drover_trace_event_t *ev, void *arg)
+void trace_server_event(trace_t *t, const drover_trace_event_t *ev)
 {
-    trace_t *t = arg;
     uint32_t job = job_of(t, ev->proc->nspace);
     append(t, &t->server,
            (record_t){.kind = ev->reply ? REC_REPLY : REC_REQUEST,
@@ -191,13 +188,7 @@ trace_t *trace_create(const char *path)
         return NULL;
     }
     t->prefix_len = strlen(t->prefix);
-    t->hook = (drover_server_trace_t){.record = record_event, .arg = t};
     return t;
-}
-
-void trace_server_info(trace_t *t, pmix_info_t *info)
-{
-    PMIX_INFO_LOAD(info, DROVER_SERVER_TRACE, &t->hook, PMIX_POINTER);
 }
 
 void trace_job(trace_t *t, const launcher_job_t *job)

@@ -74,35 +74,43 @@ pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t
 {
     bool has_count, has_list, has_map;
     const char *node_map = scan(info, ninfo, &has_count, &has_list, &has_map);
-    pmix_info_t *copy;
-    size_t n = 0;
     pmix_status_t rc = PMIX_SUCCESS;
 
     *out = NULL;
     if (!has_map) {
         return PMIX_SUCCESS;
     }
-    PMIX_INFO_CREATE(copy, ninfo + 2);
-    if (NULL == copy) {
+    /* The host's entries as they are (a copy of each would be most of a
+     * registration's cost), the maps renamed; derived ones after them. */
+    pmix_info_t *view = calloc(ninfo + 2, sizeof(*view));
+    if (NULL == view) {
         return PMIX_ERR_NOMEM;
     }
-    for (size_t i = 0; i < ninfo && PMIX_SUCCESS == rc; i++) {
-        rc = PMIx_Info_xfer(&copy[n], &info[i]);
+    memcpy(view, info, ninfo * sizeof(*view));
+    for (size_t i = 0; i < ninfo; i++) {
         if (is_map(&info[i])) {
-            PMIX_LOAD_KEY(copy[n].key, PMIX_CHECK_KEY(&info[i], PMIX_NODE_MAP)
+            PMIX_LOAD_KEY(view[i].key, PMIX_CHECK_KEY(&info[i], PMIX_NODE_MAP)
                                            ? MAPS_NODE_MAP_KEY
                                            : MAPS_PROC_MAP_KEY);
         }
-        n++;
     }
-    if (PMIX_SUCCESS == rc && NULL != node_map && (!has_count || !has_list)) {
-        rc = derive(node_map, !has_count, !has_list, copy, &n);
+    size_t n = ninfo;
+    if (NULL != node_map && (!has_count || !has_list)) {
+        rc = derive(node_map, !has_count, !has_list, view, &n);
     }
     if (PMIX_SUCCESS != rc) {
-        PMIX_INFO_FREE(copy, ninfo + 2);
+        jobmaps_release(view, ninfo, n);
         return rc;
     }
-    *out = copy;
+    *out = view;
     *nout = n;
     return PMIX_SUCCESS;
+}
+
+void jobmaps_release(pmix_info_t *view, size_t ninfo, size_t nview)
+{
+    for (size_t i = ninfo; i < nview; i++) {
+        PMIX_INFO_DESTRUCT(&view[i]);
+    }
+    free(view);
 }

@@ -171,7 +171,7 @@ static pmix_status_t do_register_nspace(void *arg)
         return register_info(op, op->info, op->ninfo);
     }
     rc = register_info(op, rewritten, ninfo);
-    PMIX_INFO_FREE(rewritten, ninfo);
+    jobmaps_release(rewritten, op->ninfo, ninfo);
     return rc;
 }
 

@@ -475,7 +475,7 @@ static void on_writable(evutil_socket_t fd, short what, void *arg)
 }
 
 server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
-                         void (*on_read)(evutil_socket_t fd, short what, void *arg))
+                         void (*on_read)(evutil_socket_t fd, short what, void *arg), short edge)
 {
     server_peer_t *peer = calloc(1, sizeof(*peer));
     if (NULL == peer) {
@@ -483,7 +483,7 @@ server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
         return NULL;
     }
     peer->fd = fd;
-    peer->reading = event_new(server.base, fd, EV_READ | EV_PERSIST,
+    peer->reading = event_new(server.base, fd, EV_READ | EV_PERSIST | edge,
                               NULL != on_read ? on_read : on_readable, peer);
     peer->writing = event_new(server.base, fd, EV_WRITE, on_writable, peer);
     if (NULL == peer->reading || NULL == peer->writing || 0 != event_add(peer->reading, NULL)) {
@@ -512,7 +512,7 @@ server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
 
 void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid)
 {
-    peer_open(fd, pid, uid, gid, NULL);
+    peer_open(fd, pid, uid, gid, NULL, 0);
 }
 
 void peer_close_all(void)

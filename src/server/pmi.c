@@ -544,6 +544,11 @@ static bool read_input(server_peer_t *peer)
         event_del(peer->reading);
         return false;
     }
+    /* Made at the first input: most ranks never speak PMI. */
+    if (NULL == c->in && NULL == (c->in = malloc(INPUT_CAPACITY))) {
+        peer_close(peer);
+        return false;
+    }
     ssize_t n = recv(peer->fd, c->in + c->len, INPUT_CAPACITY - 1 - c->len,
                      MSG_DONTWAIT | (c->peeking ? MSG_PEEK : 0));
     if (n < 0 && EINTR == errno) {
@@ -627,39 +632,26 @@ void pmi_peer_closed(server_peer_t *peer)
 pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid)
 {
     pmi_conn_t *c = calloc(1, sizeof(*c));
-    char *in = malloc(INPUT_CAPACITY);
 
-    if (NULL == c || NULL == in) {
-        free(in);
-        free(c);
+    if (NULL == c) {
         close(fd);
         return PMIX_ERR_NOMEM;
     }
-    server_peer_t *peer = peer_open(fd, 0, uid, gid, on_readable);
+    c->version = 1;
+    if (NULL != proc) {
+        c->proc = *proc;
+        c->identified = true;
+        /* A socket pair of ours: peek (see the top), where the kernel can. */
+        int zero = 0;
+        c->peeking = 0 == setsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &zero, sizeof(zero));
+    }
+    server_peer_t *peer = peer_open(fd, 0, uid, gid, on_readable, c->peeking ? EV_ET : 0);
     if (NULL == peer) {
-        free(in);
         free(c);
         return PMIX_ERR_NOMEM;
     }
-    c->version = 1;
-    c->in = in;
     peer->pmi = c;
-    if (NULL == proc) {
-        return PMIX_SUCCESS;
-    }
-    c->proc = *proc;
-    c->identified = true;
-    /* A socket pair of ours: peek (see the top), where the kernel can. */
-    int zero = 0;
-    if (0 != setsockopt(fd, SOL_SOCKET, SO_PEEK_OFF, &zero, sizeof(zero))) {
-        return PMIX_SUCCESS;
-    }
-    c->peeking = true;
-    peer_retain(peer);
-    watch_input(peer, EV_ET);
-    bool open = peer_is_open(peer);
-    peer_release(peer);
-    return open ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
+    return PMIX_SUCCESS;
 }
 
 /* Serve proc, a registered client, over fd (taken over whatever happens). */

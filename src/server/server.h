@@ -199,10 +199,10 @@ void listener_resume(void);
 void peer_adopt(int fd, pid_t pid, uid_t uid, gid_t gid);
 
 /* Adopt fd as a connection read by on_read (NULL: frames of drover's
- * protocol). Returns the peer (its one reference is the open
- * connection's), or NULL with fd closed. */
+ * protocol), edge-triggered if edge is EV_ET (else 0). Returns the peer
+ * (its one reference is the open connection's), or NULL with fd closed. */
 server_peer_t *peer_open(int fd, pid_t pid, uid_t uid, gid_t gid,
-                         void (*on_read)(int fd, short what, void *arg));
+                         void (*on_read)(int fd, short what, void *arg), short edge);
 
 /* Queue bytes for the peer as they are (a PMI wire connection's text). */
 void peer_write(server_peer_t *peer, const void *bytes, size_t len);
@@ -296,10 +296,13 @@ void hello_peer_closed(server_peer_t *peer);
 /* ---- jobmaps.c -------------------------------------------------------- */
 
 /* A registration with its maps rewritten: *out NULL (and *nout left
- * alone) when info holds no map and is to be used as it is; otherwise a new array of *nout entries,
- * the caller frees with PMIX_INFO_FREE(*out, *nout). */
+ * alone) when info holds no map and is to be used as it is; otherwise a
+ * new array of *nout entries, read-only: its first ninfo share info's
+ * values (valid while info is), the rest are its own. The caller
+ * releases it with jobmaps_release(*out, ninfo, *nout). */
 pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t **out,
                               size_t *nout);
+void jobmaps_release(pmix_info_t *view, size_t ninfo, size_t nview);
 
 /* ---- host_events.c --------------------------------------------------- */
 
