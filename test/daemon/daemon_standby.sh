@@ -55,6 +55,15 @@ check "... one only" test "$(standby_pid | wc -l)" -eq 1
 check "... on the daemon's stdout (/dev/null) and stderr (its log)" \
   test "$(readlink "/proc/$s1/fd/1")" = /dev/null -a \
   "$(readlink "/proc/$s1/fd/2")" = "$(readlink -f "$state/daemon.log")"
+# Its PMIx server is started before its job comes: a second thread, and
+# fds 3-5 held (by /dev/null) for the job's.
+prestarted() {
+  [ "$(ls "/proc/$1/task" | wc -l)" -eq 2 ] || return 1
+  for fd in 3 4 5; do
+    [ "$(readlink "/proc/$1/fd/$fd")" = /dev/null ] || return 1
+  done
+}
+check "... with its PMIx server started, and fds 3-5 kept for the job" eventually prestarted "$s1"
 
 # A job through the standby: its own directory, environment, fds, status.
 mkdir -p "$work/there"
@@ -90,9 +99,11 @@ for opt in "" --use-hwthread-cpus; do
   check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s"
 done
 s4=$(wait_standby)
-timeout -s KILL 60 "$DROVER" run --daemon --trace "$work/trace.json" -n 1 true
+timeout -s KILL 60 "$DROVER" run --daemon --trace "$work/trace.json" -n 2 --oversubscribe \
+  "$CLIENT" fence >/dev/null
 check "--trace through the standby: status 0" test $? -eq 0
-check "... the trace is written" grep -q '"traceEvents"' "$work/trace.json"
+check "... the trace has the ranks' requests, the server started before --trace was known" \
+  "$(dirname "$0")/../launcher/trace_check.py" "$work/trace.json" 2 2
 check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s4"
 
 # A submitted job: output files, and its trace, as ever.
