@@ -160,6 +160,11 @@ PMIX_EXPORT const drover_datatype_t *drover_datatype_lookup(pmix_data_type_t id)
  * PMIX_SUCCESS, PMIX_ERR_BAD_PARAM, or PMIX_ERR_INIT when no server runs. */
 PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid);
 
+/* drover_server_client_pid for n processes at once, procs[i] being
+ * pids[i], in one trip to the server's thread. The arrays are copied. */
+PMIX_EXPORT pmix_status_t drover_server_client_pids(const pmix_proc_t *procs, const pid_t *pids,
+                                                    size_t n);
+
 /* PMIx_server_init attribute (PMIX_POINTER to a drover_server_trace_t,
  * which must stay valid until PMIx_server_finalize returns): the server
  * calls its record function for every request a client or tool sends and

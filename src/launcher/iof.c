@@ -213,7 +213,11 @@ static void channel_close(channel_t *ch)
 static void on_output(evutil_socket_t fd, short what, void *arg)
 {
     channel_t *ch = arg;
-    ssize_t n = read(fd, ch->buf + ch->len, LINE_MAX_BYTES - ch->len);
+    /* Made at the first output: many processes write nothing. */
+    if (NULL == ch->buf) {
+        ch->buf = malloc(LINE_MAX_BYTES);
+    }
+    ssize_t n = NULL == ch->buf ? 0 : read(fd, ch->buf + ch->len, LINE_MAX_BYTES - ch->len);
     if (n < 0 && (EAGAIN == errno || EINTR == errno)) {
         return;
     }
@@ -452,10 +456,8 @@ void iof_launched(iof_t *iof, void *handle, bool started)
     }
     for (int i = 0; i < 2; i++) {
         channel_t *ch = &s->out[i];
-        ch->buf = started ? malloc(LINE_MAX_BYTES) : NULL;
-        ch->ev = NULL == ch->buf ? NULL
-                                 : event_new(iof->base, ch->fd, EV_READ | EV_PERSIST, on_output,
-                                             ch);
+        ch->ev = started ? event_new(iof->base, ch->fd, EV_READ | EV_PERSIST, on_output, ch)
+                         : NULL;
         iof->open++;
         if (NULL == ch->ev || 0 != event_add(ch->ev, NULL)) {
             channel_close(ch);

@@ -124,6 +124,12 @@ static void proc_name(const launcher_job_t *job, unsigned rank, pmix_proc_t *pro
     PMIX_LOAD_PROCID(proc, job->nspace, rank);
 }
 
+/* How messages name a job: "the job" (the first), or its namespace. */
+static const char *job_named(const launcher_job_t *job)
+{
+    return 0 == job->index ? "the job" : job->nspace;
+}
+
 /* How messages name a process: "rank 3" in the first job, "rank 3 of
  * <nspace>" in a spawned one. */
 static const char *describe(const launcher_job_t *job, unsigned rank, char *buf, size_t size)
@@ -262,8 +268,7 @@ static pmix_status_t ask_pmi(launcher_job_t *job, ready_t *ready, asked_t *a)
  * ends are then no longer theirs. */
 static pmix_status_t answered(launcher_job_t *job, asked_t *a, ready_t *ready, pmix_status_t rc)
 {
-    char what[PMIX_MAX_NSLEN + 32];
-    snprintf(what, sizeof(what), "%s", 0 == job->index ? "the job" : job->nspace);
+    const char *what = job_named(job);
     pmix_status_t waited = PMIX_SUCCESS;
     if (NULL != a->registration) {
         waited = host_op_wait(a->registration, a->registration_calls);
@@ -361,17 +366,29 @@ static pmix_status_t launched(launcher_job_t *job, unsigned r, launch_child_t *c
     return PMIX_SUCCESS;
 }
 
-/* The server then takes the PMIx_Init of process r from its pid only. */
-static pmix_status_t tell_pid(launcher_job_t *job, unsigned r)
+/* The server then takes each started process's PMIx_Init from its pid
+ * only: told in one trip for them all. */
+static pmix_status_t tell_pids(launcher_job_t *job)
 {
-    char who[PMIX_MAX_NSLEN + 32];
-    pmix_proc_t proc;
-    proc_name(job, r, &proc);
-    pmix_status_t rc = drover_server_client_pid(&proc, job->procs[r].pid);
-    if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, LAUNCHER_NAME ": cannot tell the PMIx server about %s: %s\n",
-                describe(job, r, who, sizeof(who)), PMIx_Error_string(rc));
+    pmix_proc_t *procs = calloc(job->nprocs, sizeof(*procs));
+    pid_t *pids = calloc(job->nprocs, sizeof(*pids));
+    size_t n = 0;
+    pmix_status_t rc = NULL == procs || NULL == pids ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+    for (unsigned r = 0; PMIX_SUCCESS == rc && r < job->nprocs; r++) {
+        if (job->procs[r].pid > 0) {
+            proc_name(job, r, &procs[n]);
+            pids[n++] = job->procs[r].pid;
+        }
     }
+    if (PMIX_SUCCESS == rc && n > 0) {
+        rc = drover_server_client_pids(procs, pids, n);
+    }
+    if (PMIX_SUCCESS != rc) {
+        fprintf(stderr, LAUNCHER_NAME ": cannot tell the PMIx server the pids of %s: %s\n",
+                job_named(job), PMIx_Error_string(rc));
+    }
+    free(procs);
+    free(pids);
     return rc;
 }
 
@@ -380,8 +397,7 @@ static pmix_status_t tell_pid(launcher_job_t *job, unsigned r)
 static pmix_status_t prepare(launcher_job_t *job, asked_t *asked)
 {
     launcher_t *run = job->run;
-    char what[PMIX_MAX_NSLEN + 32];
-    snprintf(what, sizeof(what), "%s", 0 == job->index ? "the job" : job->nspace);
+    const char *what = job_named(job);
     pmix_status_t rc = PMIX_SUCCESS;
     if (NULL == job->map.cpusets) {
         rc = limits_fit(job->nprocs, run->nalive);
@@ -443,9 +459,9 @@ static pmix_status_t launch_all(launcher_job_t *job)
         if (NULL != ready) {
             ready_release(&ready[r]);
         }
-        if (job->procs[r].pid > 0 && PMIX_SUCCESS != tell_pid(job, r) && PMIX_SUCCESS == rc) {
-            rc = PMIX_ERROR;
-        }
+    }
+    if (job->nalive > 0 && PMIX_SUCCESS != tell_pids(job) && PMIX_SUCCESS == rc) {
+        rc = PMIX_ERROR;
     }
     free(ready);
     free(children);

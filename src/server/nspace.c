@@ -529,40 +529,63 @@ PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char *
     return PMIX_SUCCESS;
 }
 
-typedef struct pid_op {
-    pmix_proc_t proc;
-    pid_t pid;
-} pid_op_t;
+typedef struct pids_op {
+    size_t n;
+    pmix_proc_t *procs;
+    pid_t *pids;
+} pids_op_t;
 
-static void client_pid_async(void *arg)
+static void client_pids_async(void *arg)
 {
-    pid_op_t *op = arg;
-    server_client_t *client = nspace_client(nspace_find(op->proc.nspace), op->proc.rank);
-    if (NULL != client) {
-        client->pid = op->pid;
-        hello_client_pid(client);
+    pids_op_t *op = arg;
+    for (size_t i = 0; i < op->n; i++) {
+        server_client_t *client = nspace_client(nspace_find(op->procs[i].nspace),
+                                                op->procs[i].rank);
+        if (NULL != client) {
+            client->pid = op->pids[i];
+            hello_client_pid(client);
+        }
     }
     free(op);
 }
 
-PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid)
+PMIX_EXPORT pmix_status_t drover_server_client_pids(const pmix_proc_t *procs, const pid_t *pids,
+                                                    size_t n)
 {
     if (!server.initialized) {
         return PMIX_ERR_INIT;
     }
-    if (NULL == proc || pid <= 0) {
+    if (NULL == procs || NULL == pids || 0 == n) {
         return PMIX_ERR_BAD_PARAM;
     }
-    pid_op_t *op = malloc(sizeof(*op));
+    for (size_t i = 0; i < n; i++) {
+        if (pids[i] <= 0) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+    }
+    /* One allocation, one trip to the progress thread. */
+    pids_op_t *op = malloc(sizeof(*op) + n * (sizeof(*op->procs) + sizeof(*op->pids)));
     if (NULL == op) {
         return PMIX_ERR_NOMEM;
     }
-    *op = (pid_op_t){.proc = *proc, .pid = pid};
-    pmix_status_t rc = server_post(client_pid_async, op);
+    op->n = n;
+    op->procs = (pmix_proc_t *)(op + 1);
+    op->pids = (pid_t *)(op->procs + n);
+    memcpy(op->procs, procs, n * sizeof(*procs));
+    memcpy(op->pids, pids, n * sizeof(*pids));
+    pmix_status_t rc = server_post(client_pids_async, op);
     if (PMIX_SUCCESS != rc) {
         free(op);
     }
     return rc;
+}
+
+PMIX_EXPORT pmix_status_t drover_server_client_pid(const pmix_proc_t *proc, pid_t pid)
+{
+    if (NULL == proc) {
+        return server.initialized ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    }
+    return drover_server_client_pids(proc, &pid, 1);
 }
 
 void nspace_clear_all(void)
