@@ -166,16 +166,39 @@ static void ready_release(ready_t *ready)
     *ready = (ready_t){.pmi_fd = -1};
 }
 
-static pmix_status_t make_ready(launcher_job_t *job, unsigned r, ready_t *ready)
+static void free_app_envs(char ***envs, unsigned napps)
 {
-    launcher_t *run = job->run;
-    launcher_app_t *app = &job->apps[job->procs[r].app];
+    for (unsigned a = 0; NULL != envs && a < napps; a++) {
+        launch_free_env(envs[a]);
+    }
+    free(envs);
+}
+
+/* What every process of each app gets before the server's variables:
+ * made once per app, copied for each process. NULL: no memory. */
+static char ***app_envs(const launcher_job_t *job)
+{
+    const launcher_t *run = job->run;
+    char ***envs = calloc(job->napps, sizeof(*envs));
+    for (unsigned a = 0; NULL != envs && a < job->napps; a++) {
+        envs[a] = session_label_env(&run->session, openmpi_env(launch_copy_env(job->apps[a].env),
+                                                                 &job->map, run->openmpi_shm));
+        if (NULL == envs[a]) {
+            free_app_envs(envs, a);
+            return NULL;
+        }
+    }
+    return envs;
+}
+
+static pmix_status_t make_ready(launcher_job_t *job, unsigned r, char *const *app_env,
+                                ready_t *ready)
+{
     char who[PMIX_MAX_NSLEN + 32];
     if (asprintf(&ready->procdir, "%s/%u", job->nsdir, r) < 0) {
         ready->procdir = NULL;
     }
-    ready->env = session_label_env(
-        &run->session, openmpi_env(launch_copy_env(app->env), &job->map, run->openmpi_shm));
+    ready->env = launch_copy_env(app_env);
     if (NULL == ready->procdir || NULL == ready->env) {
         return PMIX_ERR_NOMEM;
     }
@@ -430,9 +453,14 @@ static pmix_status_t launch_all(launcher_job_t *job)
     for (unsigned r = 0; NULL != ready && r < job->nprocs; r++) {
         ready[r].pmi_fd = -1;
     }
-    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
-        rc = make_ready(job, r, &ready[r]);
+    char ***envs = PMIX_SUCCESS == rc ? app_envs(job) : NULL;
+    if (PMIX_SUCCESS == rc && NULL == envs) {
+        rc = PMIX_ERR_NOMEM;
     }
+    for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {
+        rc = make_ready(job, r, envs[job->procs[r].app], &ready[r]);
+    }
+    free_app_envs(envs, job->napps);
     if (PMIX_SUCCESS == rc) {
         rc = ask_pmi(job, ready, &asked);
     }

@@ -466,67 +466,84 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, u
     return rc;
 }
 
-/* Set name=value in the NULL-terminated array *env (replacing name). */
-static pmix_status_t env_set(char ***env, const char *name, const char *value)
-{
-    size_t len = strlen(name), n = 0;
-    char *entry;
+/* The variables PMIx_server_setup_fork sets: all named "PMIX_...". */
+#define FORK_VARS 12
 
-    if (asprintf(&entry, "%s=%s", name, value) < 0) {
-        return PMIX_ERR_NOMEM;
-    }
-    for (char **e = *env; NULL != e && NULL != *e; e++, n++) {
-        if (0 == strncmp(*e, name, len) && '=' == (*e)[len]) {
-            free(*e);
-            *e = entry;
-            return PMIX_SUCCESS;
+/* Set each vars[i][0]=vars[i][1] in the NULL-terminated array *env, in
+ * one pass over it (a launch sets them for every process): a name already
+ * there is replaced where it is, the others are added at the end. On
+ * failure *env is as it was. */
+static pmix_status_t env_set_all(char ***env, const char *const vars[][2], size_t n)
+{
+    char *entries[FORK_VARS];
+    bool placed[FORK_VARS] = {false};
+    for (size_t i = 0; i < n; i++) {
+        if (asprintf(&entries[i], "%s=%s", vars[i][0], vars[i][1]) < 0) {
+            while (i-- > 0) {
+                free(entries[i]);
+            }
+            return PMIX_ERR_NOMEM;
         }
     }
-    char **grown = realloc(*env, (n + 2) * sizeof(*grown));
+    size_t count = 0;
+    while (NULL != *env && NULL != (*env)[count]) {
+        count++;
+    }
+    char **grown = realloc(*env, (count + n + 1) * sizeof(*grown));
     if (NULL == grown) {
-        free(entry);
+        for (size_t i = 0; i < n; i++) {
+            free(entries[i]);
+        }
         return PMIX_ERR_NOMEM;
     }
-    grown[n] = entry;
-    grown[n + 1] = NULL;
+    for (size_t j = 0; j < count; j++) {
+        for (size_t i = 0; 0 == strncmp(grown[j], "PMIX_", 5) && i < n; i++) {
+            size_t len = strlen(vars[i][0]);
+            if (!placed[i] && 0 == strncmp(grown[j], vars[i][0], len) && '=' == grown[j][len]) {
+                free(grown[j]);
+                grown[j] = entries[i];
+                placed[i] = true;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!placed[i]) {
+            grown[count++] = entries[i];
+        }
+    }
+    grown[count] = NULL;
     *env = grown;
     return PMIX_SUCCESS;
 }
 
 PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
-    /* Clients of every PMIx generation look for one of these names. */
-    static const char *const uri_names[] = {PROTOCOL_URI_ENV, "PMIX_SERVER_URI4",
-                                            "PMIX_SERVER_URI3", "PMIX_SERVER_URI21",
-                                            "PMIX_SERVER_URI2", "PMIX_SERVER_URI"};
-    char rank[16];
-    pmix_status_t rc;
-
     if (!server.initialized) {
         return PMIX_ERR_INIT;
     }
     if (NULL == proc || NULL == env || '\0' == proc->nspace[0]) {
         return PMIX_ERR_BAD_PARAM;
     }
+    char rank[16], nspace[PMIX_MAX_NSLEN + 1];
     snprintf(rank, sizeof(rank), "%u", proc->rank);
-    char nspace[PMIX_MAX_NSLEN + 1];
     PMIX_LOAD_NSPACE(nspace, proc->nspace);
-    if (PMIX_SUCCESS != (rc = env_set(env, "PMIX_NAMESPACE", nspace)) ||
-        PMIX_SUCCESS != (rc = env_set(env, "PMIX_RANK", rank))) {
-        return rc;
-    }
-    for (size_t i = 0; i < sizeof(uri_names) / sizeof(uri_names[0]); i++) {
-        if (PMIX_SUCCESS != (rc = env_set(env, uri_names[i], server.uri))) {
-            return rc;
-        }
-    }
-    if (PMIX_SUCCESS != (rc = env_set(env, "PMIX_SECURITY_MODE", "native")) ||
-        PMIX_SUCCESS != (rc = env_set(env, "PMIX_SERVER_TMPDIR", server.tmpdir)) ||
-        PMIX_SUCCESS != (rc = env_set(env, "PMIX_SYSTEM_TMPDIR", server.tmpdir)) ||
-        PMIX_SUCCESS != (rc = env_set(env, "PMIX_VERSION", "4.2.2"))) {
-        return rc;
-    }
-    return PMIX_SUCCESS;
+    /* Clients of every PMIx generation look for one of the URI names. */
+    const char *const vars[FORK_VARS][2] = {
+        {"PMIX_NAMESPACE", nspace},
+        {"PMIX_RANK", rank},
+        {PROTOCOL_URI_ENV, server.uri},
+        {"PMIX_SERVER_URI4", server.uri},
+        {"PMIX_SERVER_URI3", server.uri},
+        {"PMIX_SERVER_URI21", server.uri},
+        {"PMIX_SERVER_URI2", server.uri},
+        {"PMIX_SERVER_URI", server.uri},
+        {"PMIX_SECURITY_MODE", "native"},
+        {"PMIX_SERVER_TMPDIR", server.tmpdir},
+        {"PMIX_SYSTEM_TMPDIR", server.tmpdir},
+        {"PMIX_VERSION", "4.2.2"},
+    };
+    return env_set_all(env, vars, FORK_VARS);
 }
 
 typedef struct pids_op {

@@ -551,6 +551,34 @@ static char **copy_environ(void)
     return env;
 }
 
+/* PMIx_server_setup_fork replaces what the environment had of its
+ * variables, in place, keeps the rest, and sets each name once. */
+static void check_setup_fork(void)
+{
+    char *given[] = {"A=1", "PMIX_RANK=99", "PMIX_SERVER_URI=old", "PMIX_OTHER=kept", NULL};
+    char **env = NULL;
+    pmix_status_t rc;
+    for (char **e = given; NULL != *e; e++) {
+        PMIX_ARGV_APPEND(rc, env, *e);
+    }
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, nspace, 3);
+    rc = PMIx_server_setup_fork(&proc, &env);
+    size_t n = 0, ranks = 0, uris = 0;
+    for (; NULL != env && NULL != env[n]; n++) {
+        ranks += 0 == strncmp(env[n], "PMIX_RANK=", 10);
+        uris += 0 == strncmp(env[n], "PMIX_SERVER_URI=", 16);
+    }
+    if (PMIX_SUCCESS != rc || 14 != n || 0 != strcmp(env[0], "A=1") ||
+        0 != strcmp(env[1], "PMIX_RANK=3") || 0 == strcmp(env[2], "PMIX_SERVER_URI=old") ||
+        0 != strcmp(env[3], "PMIX_OTHER=kept") || 1 != ranks || 1 != uris) {
+        fprintf(stderr, "minihost: PMIx_server_setup_fork made a wrong environment (%zu)\n", n);
+        PMIx_server_finalize();
+        exit(1);
+    }
+    PMIX_ARGV_FREE(env);
+}
+
 /* Descriptors this process has open. */
 static int count_fds(void)
 {
@@ -850,6 +878,7 @@ int main(int argc, char **argv)
     }
     rank_io_t *io = calloc(nranks, sizeof(*io));
     stdin_fds = calloc(nranks, sizeof(*stdin_fds));
+    check_setup_fork();
     if (with_pmi) {
         check_pmi_refusal();
     }
