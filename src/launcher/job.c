@@ -471,6 +471,9 @@ static pmix_status_t launch_all(launcher_job_t *job)
            PMIX_SUCCESS == (rc = child_of(job, prepared, &handled, &children[prepared]))) {
         prepared++;
     }
+    if (PMIX_SUCCESS == rc && prepared >= 2) {
+        launch_threads_expect();
+    }
     rc = answered(job, &asked, ready, rc);
     /* After a failure none is forked; those prepared have their pipes
      * closed (launched, as a start that failed). */

@@ -466,6 +466,13 @@ typedef struct launch_result {
  * results[i]. The first failure stops further starts. */
 void launch_fork_all(const launch_child_t *children, size_t n, launch_result_t *results);
 
+/* Make the helper thread now (a daemon's standby, before its job). */
+void launch_threads_start(void);
+
+/* A launch_fork_all of two or more children is near: the helper (made
+ * now if need be) polls for it a while rather than sleep. */
+void launch_threads_expect(void);
+
 /* ---- vfork_cgroup.c --------------------------------------------------- */
 
 /* vfork, the child starting in the cgroup open as cgroup_fd and running

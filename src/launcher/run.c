@@ -481,6 +481,7 @@ int run_prestart(const char *session_dir)
         run_unprestart();
         return -1;
     }
+    launch_threads_start();
     return 0;
 }
 

@@ -55,10 +55,10 @@ check "... one only" test "$(standby_pid | wc -l)" -eq 1
 check "... on the daemon's stdout (/dev/null) and stderr (its log)" \
   test "$(readlink "/proc/$s1/fd/1")" = /dev/null -a \
   "$(readlink "/proc/$s1/fd/2")" = "$(readlink -f "$state/daemon.log")"
-# Its PMIx server is started before its job comes: a second thread, and
-# fds 3-5 held (by /dev/null) for the job's.
+# Its PMIx server and its second launching thread are started before its
+# job comes (three threads), and fds 3-5 held (by /dev/null) for the job's.
 prestarted() {
-  [ "$(ls "/proc/$1/task" | wc -l)" -eq 2 ] || return 1
+  [ "$(ls "/proc/$1/task" | wc -l)" -eq 3 ] || return 1
   for fd in 3 4 5; do
     [ "$(readlink "/proc/$1/fd/$fd")" = /dev/null ] || return 1
   done
