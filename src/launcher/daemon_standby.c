@@ -20,7 +20,12 @@
  *    later), nor where drover's libpmix is, nor the session
  *    (session_prepare: its directory, cgroup and anchor; the job's
  *    /dev/shm prefix and grace are told to the anchor when the job
- *    comes); the server and the options are made after the job came.
+ *    comes), nor its event loop, PMIx server (in the session's
+ *    directory; its trace hook finds the job's --trace when there is
+ *    one) and second launching thread (run_prestart: the fds they open
+ *    land above 5, held for the job's); the options are read after the
+ *    job came. A session removed while the standby waited takes the
+ *    server with it: the job's run starts both anew.
  *    What the dynamic loader, hwloc, the sanitizers and malloc read from
  *    the environment when the process starts does, and where
  *    the session goes (TMPDIR) or whether it has a cgroup (SLURM_JOB_ID):
