@@ -217,7 +217,8 @@ static pmix_status_t make_ready(launcher_job_t *job, unsigned r, char *const *ap
  * clients', then, in turn behind them, its processes' PMI connections
  * (PMI-1 beside PMIx, for MPICH and its kin). The arrays are the
  * library's until their op has been waited for. */
-typedef struct asked {
+struct job_asked {
+    pmix_status_t prepared;    /* placement and directory */
     host_op_t *registration;
     unsigned registration_calls;
     pmix_info_t *info;
@@ -228,7 +229,8 @@ typedef struct asked {
     int *fds;
     pmix_status_t refused;     /* the registration's first failure */
     pmix_status_t pmi_failed;  /* the PMI connections' */
-} asked_t;
+};
+typedef struct job_asked asked_t;
 
 static pmix_status_t ask_registration(launcher_job_t *job, asked_t *a)
 {
@@ -415,41 +417,59 @@ static pmix_status_t tell_pids(launcher_job_t *job)
     return rc;
 }
 
-/* The part of job_start that can fail before any process exists: its
- * placement and directory, then what the server's thread is asked. */
-static pmix_status_t prepare(launcher_job_t *job, asked_t *asked)
+pmix_status_t job_register(launcher_job_t *job)
 {
     launcher_t *run = job->run;
-    const char *what = job_named(job);
-    pmix_status_t rc = PMIX_SUCCESS;
+    asked_t *a = job->asked = calloc(1, sizeof(*a));
+    if (NULL == a) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        return PMIX_ERR_NOMEM;
+    }
     if (NULL == job->map.cpusets) {
-        rc = limits_fit(job->nprocs, run->nalive);
-        if (PMIX_SUCCESS == rc) {
-            rc = mapping_place(&job->map, &run->topo, run->opts, job->nprocs, run->nalive, what);
+        a->prepared = limits_fit(job->nprocs, run->nalive);
+        if (PMIX_SUCCESS == a->prepared) {
+            a->prepared = mapping_place(&job->map, &run->topo, run->opts, job->nprocs,
+                                        run->nalive, job_named(job));
         }
-        if (PMIX_SUCCESS != rc) {
-            return rc;
+        if (PMIX_SUCCESS != a->prepared) {
+            return a->prepared;
         }
     }
     job->node_rank_base = run->nlaunched;
     job->nsdir = session_mkdir(run->session.dir, job->nspace);
     if (NULL == job->nsdir) {
         fprintf(stderr, LAUNCHER_NAME ": cannot create the directory of %s\n", job->nspace);
-        return PMIX_ERR_OUT_OF_RESOURCE;
+        return a->prepared = PMIX_ERR_OUT_OF_RESOURCE;
     }
-    return ask_registration(job, asked);
+    return ask_registration(job, a);
+}
+
+/* The server's answers to what job_register asked, if it was not
+ * launched after all: waited for, and forgotten. */
+static void forget_asked(launcher_job_t *job)
+{
+    if (NULL != job->asked) {
+        (void)answered(job, job->asked, NULL, PMIX_SUCCESS);
+        free(job->asked);
+        job->asked = NULL;
+    }
 }
 
 /* Every process of job made ready while the server's thread registers
  * them, then every one forked (two at a time, launch_threads.c). */
 static pmix_status_t launch_all(launcher_job_t *job)
 {
+    pmix_status_t rc = NULL == job->asked ? job_register(job) : PMIX_SUCCESS;
+    asked_t *asked = job->asked;
+    if (NULL != asked && PMIX_SUCCESS == rc) {
+        rc = PMIX_SUCCESS != asked->prepared ? asked->prepared : asked->refused;
+    }
     ready_t *ready = calloc(job->nprocs, sizeof(*ready));
     launch_child_t *children = calloc(job->nprocs, sizeof(*children));
     launch_result_t *results = calloc(job->nprocs, sizeof(*results));
-    asked_t asked = {0};
-    pmix_status_t rc = NULL == ready || NULL == children || NULL == results ? PMIX_ERR_NOMEM
-                                                                              : prepare(job, &asked);
+    if (NULL == ready || NULL == children || NULL == results) {
+        rc = PMIX_ERR_NOMEM;
+    }
     for (unsigned r = 0; NULL != ready && r < job->nprocs; r++) {
         ready[r].pmi_fd = -1;
     }
@@ -462,7 +482,7 @@ static pmix_status_t launch_all(launcher_job_t *job)
     }
     free_app_envs(envs, job->napps);
     if (PMIX_SUCCESS == rc) {
-        rc = ask_pmi(job, ready, &asked);
+        rc = ask_pmi(job, ready, asked);
     }
     sigset_t handled;
     launch_handled_signals(&handled);
@@ -474,7 +494,11 @@ static pmix_status_t launch_all(launcher_job_t *job)
     if (PMIX_SUCCESS == rc && prepared >= 2) {
         launch_threads_expect();
     }
-    rc = answered(job, &asked, ready, rc);
+    if (NULL != asked) {
+        rc = answered(job, asked, ready, rc);
+        free(asked);
+        job->asked = NULL;
+    }
     /* After a failure none is forked; those prepared have their pipes
      * closed (launched, as a start that failed). */
     for (unsigned r = 0; PMIX_SUCCESS == rc && r < prepared; r++) {
@@ -702,6 +726,7 @@ void job_destroy(launcher_job_t *job)
         return;
     }
     launcher_t *run = job->run;
+    forget_asked(job);
     if (run->server_up) {
         for (unsigned r = 0; r < job->nprocs; r++) {
             if (job->procs[r].registered) {

@@ -530,6 +530,7 @@ struct launcher_job {
     int exit_code;                    /* first non-zero of its processes */
     pmix_info_t *debug;               /* its debugger directives (debug.c) */
     size_t ndebug;
+    struct job_asked *asked;          /* job_register's, until job_start */
 };
 
 /* Free an array of napps apps and what they own. Accepts NULL. */
@@ -541,9 +542,16 @@ void job_free_apps(launcher_app_t *apps, size_t napps);
 launcher_job_t *job_create(launcher_t *run, launcher_app_t *apps, unsigned napps,
                            const pmix_proc_t *parent);
 
-/* Place, register and launch every process of job. On failure returns an
- * error after a one-line message; the processes started are ended (the run
- * reaps them) and the job stays in the run's list. */
+/* Place job and ask the server's thread to register it and its clients,
+ * without waiting: job_start, which must follow, takes the answer (a run
+ * does other work meanwhile). A failure is said and returned by job_start
+ * (or here, for want of memory). */
+pmix_status_t job_register(launcher_job_t *job);
+
+/* Place and register job (unless job_register did) and launch every
+ * process of it. On failure returns an error after a one-line message; the
+ * processes started are ended (the run reaps them) and the job stays in
+ * the run's list. */
 pmix_status_t job_start(launcher_job_t *job);
 
 /* The job whose namespace is nspace, or NULL. */

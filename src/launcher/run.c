@@ -322,6 +322,9 @@ static int execute(launcher_t *run)
         0 != (status = server_start(run))) {
         goto out;
     }
+    /* The server's thread registers the job while this one makes the rest
+     * of the loop (job_start takes the answer). */
+    (void)job_register(first);
     /* A daemon's job publishes through the daemon (daemon_client_job). */
     if (NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
                                        on_output_broken, run)) ||

@@ -11,6 +11,9 @@
  *    PMIx_Get of either finds nothing. drover keeps them, under the keys
  *    of maps.h, for PMIx_Resolve_peers/_nodes.
  *  - What the host gave explicitly wins: nothing is derived over it.
+ *  - The registration is not copied: it is handed on in pieces, each map
+ *    in one of its own (a registration may be several PMIX_INFO groups,
+ *    docs/protocol.md).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,48 +72,52 @@ static pmix_status_t derive(const char *node_map, bool count, bool list, pmix_in
     return rc;
 }
 
-pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t **out,
-                              size_t *nout)
+pmix_status_t jobmaps_derive(const pmix_info_t *info, size_t ninfo, pmix_info_t derived[2],
+                             size_t *nderived)
 {
     bool has_count, has_list, has_map;
     const char *node_map = scan(info, ninfo, &has_count, &has_list, &has_map);
-    pmix_status_t rc = PMIX_SUCCESS;
 
-    *out = NULL;
-    if (!has_map) {
+    *nderived = 0;
+    if (NULL == node_map || (has_count && has_list)) {
         return PMIX_SUCCESS;
     }
-    /* The host's entries as they are (a copy of each would be most of a
-     * registration's cost), the maps renamed; derived ones after them. */
-    pmix_info_t *view = calloc(ninfo + 2, sizeof(*view));
-    if (NULL == view) {
-        return PMIX_ERR_NOMEM;
-    }
-    memcpy(view, info, ninfo * sizeof(*view));
-    for (size_t i = 0; i < ninfo; i++) {
-        if (is_map(&info[i])) {
-            PMIX_LOAD_KEY(view[i].key, PMIX_CHECK_KEY(&info[i], PMIX_NODE_MAP)
-                                           ? MAPS_NODE_MAP_KEY
-                                           : MAPS_PROC_MAP_KEY);
-        }
-    }
-    size_t n = ninfo;
-    if (NULL != node_map && (!has_count || !has_list)) {
-        rc = derive(node_map, !has_count, !has_list, view, &n);
-    }
+    memset(derived, 0, 2 * sizeof(*derived));
+    pmix_status_t rc = derive(node_map, !has_count, !has_list, derived, nderived);
     if (PMIX_SUCCESS != rc) {
-        jobmaps_release(view, ninfo, n);
-        return rc;
+        for (size_t i = 0; i < *nderived; i++) {
+            PMIX_INFO_DESTRUCT(&derived[i]);
+        }
+        *nderived = 0;
     }
-    *out = view;
-    *nout = n;
-    return PMIX_SUCCESS;
+    return rc;
 }
 
-void jobmaps_release(pmix_info_t *view, size_t ninfo, size_t nview)
+pmix_status_t jobmaps_walk(const pmix_info_t *info, size_t ninfo,
+                           pmix_status_t (*take)(const pmix_info_t *piece, size_t n, void *arg),
+                           void *arg)
 {
-    for (size_t i = ninfo; i < nview; i++) {
-        PMIX_INFO_DESTRUCT(&view[i]);
+    /* The host's entries are passed as they are (copying them was most
+     * of a registration's cost); a map alone, renamed. */
+    pmix_status_t rc = PMIX_SUCCESS;
+    size_t start = 0;
+    for (size_t i = 0; i < ninfo && PMIX_SUCCESS == rc; i++) {
+        if (!is_map(&info[i])) {
+            continue;
+        }
+        if (i > start) {
+            rc = take(info + start, i - start, arg);
+        }
+        pmix_info_t renamed = info[i];
+        PMIX_LOAD_KEY(renamed.key,
+                      PMIX_CHECK_KEY(&info[i], PMIX_NODE_MAP) ? MAPS_NODE_MAP_KEY : MAPS_PROC_MAP_KEY);
+        if (PMIX_SUCCESS == rc) {
+            rc = take(&renamed, 1, arg);
+        }
+        start = i + 1;
     }
-    free(view);
+    if (PMIX_SUCCESS == rc && ninfo > start) {
+        rc = take(info + start, ninfo - start, arg);
+    }
+    return rc;
 }

@@ -129,21 +129,38 @@ typedef struct register_op {
     void *cbdata;
 } register_op_t;
 
-/* Record a registration whose maps are already rewritten. */
-static pmix_status_t register_info(const register_op_t *op, pmix_info_t *info, size_t ninfo)
+/* One piece of a registration: stored, and kept for the clients. */
+static pmix_status_t take_piece(const pmix_info_t *piece, size_t n, void *arg)
 {
-    server_nspace_t *ns = nspace_add(op->nspace);
-    store_ns_t *data;
-    pmix_status_t rc;
-
-    if (NULL == ns || NULL == (data = store_ns(&server.data, ns->name, true))) {
-        return PMIX_ERR_NOMEM;
+    server_nspace_t *ns = arg;
+    store_ns_t *data = store_ns(&server.data, ns->name, true);
+    pmix_status_t rc = NULL == data ? PMIX_ERR_NOMEM : store_ingest(data, piece, n);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Data_pack(NULL, &ns->reg, (void *)piece, (int32_t)n, PMIX_INFO);
     }
-    if (PMIX_SUCCESS != (rc = store_ingest(data, info, ninfo))) {
+    return rc;
+}
+
+/* A node map that cannot be read fails the registration before anything
+ * is recorded. */
+static pmix_status_t do_register_nspace(void *arg)
+{
+    register_op_t *op = arg;
+    pmix_info_t derived[2];
+    size_t nderived = 0;
+    pmix_status_t rc = jobmaps_derive(op->info, op->ninfo, derived, &nderived);
+    if (PMIX_SUCCESS != rc) {
         return rc;
     }
-    if (ninfo > 0 &&
-        PMIX_SUCCESS != (rc = PMIx_Data_pack(NULL, &ns->reg, info, (int32_t)ninfo, PMIX_INFO))) {
+    server_nspace_t *ns = nspace_add(op->nspace);
+    rc = NULL == ns ? PMIX_ERR_NOMEM : jobmaps_walk(op->info, op->ninfo, take_piece, ns);
+    if (PMIX_SUCCESS == rc && nderived > 0) {
+        rc = take_piece(derived, nderived, ns);
+    }
+    for (size_t i = 0; i < nderived; i++) {
+        PMIX_INFO_DESTRUCT(&derived[i]);
+    }
+    if (PMIX_SUCCESS != rc) {
         return rc;
     }
     if (op->nlocal > 0) {
@@ -153,26 +170,6 @@ static pmix_status_t register_info(const register_op_t *op, pmix_info_t *info, s
         note_local_peers(ns, op->info, op->ninfo);
     }
     return PMIX_SUCCESS;
-}
-
-/* A node map that cannot be read fails the registration before anything
- * is recorded. */
-static pmix_status_t do_register_nspace(void *arg)
-{
-    register_op_t *op = arg;
-    pmix_info_t *rewritten = NULL;
-    size_t ninfo = op->ninfo;
-    pmix_status_t rc = jobmaps_rewrite(op->info, op->ninfo, &rewritten, &ninfo);
-
-    if (PMIX_SUCCESS != rc) {
-        return rc;
-    }
-    if (NULL == rewritten) {
-        return register_info(op, op->info, op->ninfo);
-    }
-    rc = register_info(op, rewritten, ninfo);
-    jobmaps_release(rewritten, op->ninfo, ninfo);
-    return rc;
 }
 
 static void register_nspace_async(void *arg)

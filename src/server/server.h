@@ -295,14 +295,19 @@ void hello_peer_closed(server_peer_t *peer);
 
 /* ---- jobmaps.c -------------------------------------------------------- */
 
-/* A registration with its maps rewritten: *out NULL (and *nout left
- * alone) when info holds no map and is to be used as it is; otherwise a
- * new array of *nout entries, read-only: its first ninfo share info's
- * values (valid while info is), the rest are its own. The caller
- * releases it with jobmaps_release(*out, ninfo, *nout). */
-pmix_status_t jobmaps_rewrite(const pmix_info_t *info, size_t ninfo, pmix_info_t **out,
-                              size_t *nout);
-void jobmaps_release(pmix_info_t *view, size_t ninfo, size_t nview);
+/* What a registration's node map implies that the host did not give
+ * (PMIX_NUM_NODES, PMIX_NODE_LIST): into derived[0..*nderived), which
+ * the caller destructs. Fails, deriving nothing, if the node map cannot
+ * be read. */
+pmix_status_t jobmaps_derive(const pmix_info_t *info, size_t ninfo, pmix_info_t derived[2],
+                             size_t *nderived);
+
+/* Hand info to take in consecutive pieces, as clients are to see it: the
+ * host's entries as they are, each map under its key of maps.h. Returns
+ * take's first failure. */
+pmix_status_t jobmaps_walk(const pmix_info_t *info, size_t ninfo,
+                           pmix_status_t (*take)(const pmix_info_t *piece, size_t n, void *arg),
+                           void *arg);
 
 /* ---- host_events.c --------------------------------------------------- */
 
