@@ -270,7 +270,14 @@ static pmix_status_t ask_pmi(launcher_job_t *job, ready_t *ready, asked_t *a)
     a->fds = calloc(n, sizeof(*a->fds));
     if (NULL == a->procs || NULL == a->envs || NULL == a->fds ||
         NULL == (a->pmi = host_op_begin())) {
-        return PMIX_ERR_NOMEM;
+        /* Nothing asked: the environments stay the processes'. */
+        free(a->procs);
+        free(a->envs);
+        free(a->fds);
+        a->procs = NULL;
+        a->envs = NULL;
+        a->fds = NULL;
+        return a->pmi_failed = PMIX_ERR_NOMEM;
     }
     for (unsigned r = 0; r < n; r++) {
         proc_name(job, r, &a->procs[r]);
@@ -280,6 +287,7 @@ static pmix_status_t ask_pmi(launcher_job_t *job, ready_t *ready, asked_t *a)
     pmix_status_t rc = drover_server_setup_pmi_procs_nb(a->procs, n, a->envs, a->fds,
                                                         host_op_cbfunc, a->pmi);
     if (PMIX_SUCCESS != rc) {
+        /* Nothing asked; the environments did not move, every fds[r] is -1. */
         host_op_wait(a->pmi, 0);
         a->pmi = NULL;
         a->pmi_failed = rc;
@@ -467,14 +475,13 @@ static pmix_status_t launch_all(launcher_job_t *job)
     ready_t *ready = calloc(job->nprocs, sizeof(*ready));
     launch_child_t *children = calloc(job->nprocs, sizeof(*children));
     launch_result_t *results = calloc(job->nprocs, sizeof(*results));
-    if (NULL == ready || NULL == children || NULL == results) {
-        rc = PMIX_ERR_NOMEM;
-    }
     for (unsigned r = 0; NULL != ready && r < job->nprocs; r++) {
         ready[r].pmi_fd = -1;
     }
-    char ***envs = PMIX_SUCCESS == rc ? app_envs(job) : NULL;
-    if (PMIX_SUCCESS == rc && NULL == envs) {
+    char ***envs = NULL;
+    if (PMIX_SUCCESS == rc && (NULL == ready || NULL == children || NULL == results ||
+                               NULL == (envs = app_envs(job)))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         rc = PMIX_ERR_NOMEM;
     }
     for (unsigned r = 0; r < job->nprocs && PMIX_SUCCESS == rc; r++) {

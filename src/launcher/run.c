@@ -496,7 +496,7 @@ void run_unprestart(void)
     prestarted = false;
 }
 
-static int run_command(int argc, char **argv)
+static int run_job(int argc, char **argv)
 {
     int standby = daemon_standby_take_job(&argc, &argv);
     if (standby >= 0) {
@@ -549,6 +549,8 @@ static int run_command(int argc, char **argv)
     }
     /* A prestarted server's thread may look already. */
     __atomic_store_n(&run->trace, trace, __ATOMIC_RELEASE);
+    /* From here the run ends what was prestarted (execute, teardown). */
+    prestarted = false;
     int status = execute(run);
     /* Whatever the ending: the server has stopped, the record is whole. */
     if (NULL != run->trace && 0 != trace_write(run->trace) && 0 == status) {
@@ -566,6 +568,17 @@ static int run_command(int argc, char **argv)
         signal(run->interrupted_by, SIG_DFL);
         sigprocmask(SIG_UNBLOCK, &sig, NULL);
         raise(run->interrupted_by);
+    }
+    return status;
+}
+
+static int run_command(int argc, char **argv)
+{
+    int status = run_job(argc, argv);
+    /* A standby's job that ended before it ran (a usage error, a job
+     * across Slurm nodes): its server is stopped before the process ends. */
+    if (prestarted) {
+        run_unprestart();
     }
     return status;
 }
