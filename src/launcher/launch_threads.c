@@ -50,7 +50,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t work = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t done = PTHREAD_COND_INITIALIZER;
 static batch_t *current; /* written under lock, polled without */
-static bool expected;    /* a batch is near */
+static bool expected; /* a batch is near */
 static bool helper_tried, helper_running;
 
 static void launch_some(batch_t *b)
