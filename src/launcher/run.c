@@ -267,8 +267,11 @@ static int server_start(launcher_t *run)
     host_setup_t setup = {.tmpdir = run->session.dir,
                           .daemon_job = daemon_client_job() > 0,
                           .traced = NULL != run->trace};
-    if (NULL == (run->server_dir = strdup(run->session.dir)) ||
-        PMIX_SUCCESS != host_start(run, &setup)) {
+    if (NULL == (run->server_dir = strdup(run->session.dir))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
+        return LAUNCHER_EXIT_FAILURE;
+    }
+    if (PMIX_SUCCESS != host_start(run, &setup)) {
         return LAUNCHER_EXIT_FAILURE;
     }
     return 0;

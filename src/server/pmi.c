@@ -767,6 +767,10 @@ static void setup_posted(void *arg)
     free(b);
 }
 
+/* What a process given no environment reads: it must outlive the call
+ * (the progress thread reads it later). */
+static char *const no_env[] = {NULL};
+
 /* The socket pairs made here, the rest in one trip to the progress
  * thread: waited for (cbfunc NULL) or called back. */
 static pmix_status_t setup_procs(const pmix_proc_t *procs, size_t nprocs, char ***envs, int *fds,
@@ -800,7 +804,7 @@ static pmix_status_t setup_procs(const pmix_proc_t *procs, size_t nprocs, char *
             rc = PMIX_ERR_OUT_OF_RESOURCE;
         }
         ops[i] = (setup_op_t){.proc = procs[i], .fd = sv[0],
-                              .env = NULL != envs[i] ? envs[i] : (char *[]){NULL}};
+                              .env = NULL != envs[i] ? envs[i] : no_env};
         fds[i] = sv[1];
     }
     if (PMIX_SUCCESS == rc && NULL != cbfunc && PMIX_SUCCESS == (rc = server_post(setup_posted, b))) {
