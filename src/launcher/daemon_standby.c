@@ -37,6 +37,12 @@
  *    being launched. A standby that died before its job is not replaced
  *    until then either, so one that cannot start costs a fork per job,
  *    never a loop; without a standby, jobs are forked and exec'd.
+ *  - The standby shows its job as a run of its own would: its command
+ *    line and environment (proctitle.c) are written where the kernel shows
+ *    them, in room the standby's exec kept for them (a padding argument,
+ *    ARGS_ROOM bytes in all, and variable, ENV_SLACK bytes beyond the
+ *    daemon's environment). A job that does not fit gets an exec of its
+ *    own.
  *  - Its only files are its session's (removed by its anchor should it
  *    be killed). It ends when its socket closes (the daemon stops or drops
  *    it: it removes its session first, and is SIGKILLed if that takes over
@@ -65,11 +71,20 @@ extern char **environ;
 #define JOB_FDS_MAX 6
 /* How long a dropped standby has to end by itself. */
 #define DROP_WAIT_MS 1000
+/* The room a standby keeps for its job's command line, in all, and for
+ * its job's environment, beyond the daemon's; and the variable that
+ * keeps the latter. */
+#define ARGS_ROOM 8192
+#define ENV_SLACK 16384
+/* The padding argument's length: with "drover" and "run", ARGS_ROOM. */
+#define ARGS_PAD (ARGS_ROOM - sizeof("drover") - sizeof("run") - 1)
+#define ROOM_ENV "DROVER_STANDBY_ROOM"
 
 struct daemon_standby {
     char *exe;
     pid_t pid; /* 0: none */
     int sock; /* the daemon's end; -1: none */
+    size_t args_room, env_room; /* the standby's, as proctitle_size */
 };
 
 daemon_standby_t *daemon_standby_create(const char *exe)
@@ -156,23 +171,38 @@ void daemon_standby_child_setup(pid_t daemon)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
+/* The daemon's environment, with the standby's fd and its room for the
+ * job's environment: the variable's value is spaces (ENV_SLACK + 1
+ * bytes, filled here). NULL when memory runs out. */
+static char **standby_env(char *spaces)
+{
+    memset(spaces, ' ', ENV_SLACK);
+    spaces[ENV_SLACK] = '\0';
+    char **env = launch_copy_env(environ);
+    char **with_fd = NULL == env ? NULL : launch_setenv(env, DAEMON_STANDBY_ENV, "3");
+    char **with_room = NULL == with_fd ? NULL : launch_setenv(with_fd, ROOM_ENV, spaces);
+    if (NULL == with_room) {
+        launch_free_env(NULL == with_fd ? env : with_fd);
+    }
+    return with_room;
+}
+
 void daemon_standby_fill(daemon_standby_t *s)
 {
     if (0 != s->pid) {
         return;
     }
     int sp[2];
-    char **env = launch_copy_env(environ);
-    char **with_standby = NULL == env ? NULL : launch_setenv(env, DAEMON_STANDBY_ENV, "3");
-    if (NULL == with_standby) {
-        launch_free_env(env);
-        return;
-    }
-    if (0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
+    char *spaces = malloc(ENV_SLACK + 1);
+    char **with_standby = NULL == spaces ? NULL : standby_env(spaces);
+    if (NULL == with_standby || 0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
         launch_free_env(with_standby);
+        free(spaces);
         return;
     }
-    char *argv[] = {"drover", "run", NULL};
+    char *argv[] = {"drover", "run", spaces + ENV_SLACK - ARGS_PAD, NULL};
+    s->args_room = proctitle_size(NULL, argv);
+    s->env_room = proctitle_size(NULL, with_standby);
     pid_t daemon = getpid();
     pid_t pid = fork();
     if (0 == pid) {
@@ -185,6 +215,7 @@ void daemon_standby_fill(daemon_standby_t *s)
         _exit(LAUNCHER_EXIT_NOEXEC);
     }
     launch_free_env(with_standby);
+    free(spaces);
     close(sp[1]);
     if (pid < 0) {
         close(sp[0]);
@@ -235,7 +266,8 @@ pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *arg
                           const int *fds, int nfds)
 {
     if (0 == s->pid || nfds < JOB_FDS_MIN || nfds > JOB_FDS_MAX ||
-        !start_env_within(env, environ) || !start_env_within(environ, env)) {
+        !start_env_within(env, environ) || !start_env_within(environ, env) ||
+        proctitle_size("drover", args) > s->args_room || proctitle_size(NULL, env) > s->env_room) {
         return -1;
     }
     size_t nargs = 0, nenv = 0;
@@ -365,6 +397,9 @@ int daemon_standby_take_job(int *argc, char ***argv)
     }
     bool ours = 0 == strcmp(fd, "3");
     unsetenv(DAEMON_STANDBY_ENV);
+    /* Until its job comes, a standby is `drover run`. */
+    unsetenv(ROOM_ENV);
+    (void)proctitle_show("drover", (char *[]){"run", NULL}, NULL);
     int sock = ours ? fcntl(STANDBY_FD, F_DUPFD_CLOEXEC, 10) : -1;
     if (sock < 0) {
         fprintf(stderr, LAUNCHER_NAME ": " DAEMON_STANDBY_ENV " is for the daemon's own runs\n");
@@ -406,6 +441,7 @@ int daemon_standby_take_job(int *argc, char ***argv)
     }
     memcpy(job_argv, job.words + 3, nargs * sizeof(*job_argv));
     environ = job.words + 3 + nargs;
+    (void)proctitle_show("drover", job_argv, environ);
     *argc = (int)nargs;
     *argv = job_argv;
     return -1;

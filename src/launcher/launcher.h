@@ -398,6 +398,19 @@ void launch_free_env(char **env);
 /* The entries of env (NULL: none). */
 size_t launch_env_count(char *const *env);
 
+/* ---- proctitle.c ------------------------------------------------------ */
+
+/* The bytes first (unless NULL) and words (NULL-terminated) take
+ * NUL-separated: what proctitle_show needs room for. */
+size_t proctitle_size(const char *first, char *const *words);
+
+/* Show first and args as this process's command line and, unless NULL,
+ * env as its environment (/proc/<pid>/cmdline and environ), in the room
+ * the kernel gave them at exec, the rest zeroed. env's strings must not
+ * be this process's environ's. False, and nothing changed, unless all
+ * of it fits. */
+bool proctitle_show(const char *first, char *const *args, char *const *env);
+
 /* ---- launch.c --------------------------------------------------------- */
 
 /* The environment every process starts from: drover's, without variables

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # daemon_standby.sh - the daemon's standby run (src/launcher/daemon_standby.c):
 # a job started by it runs as a run of its own would (working directory,
-# environment, fds, exit status, options), the job's pid is the standby's,
+# environment, fds, exit status, options; its command line and environment
+# in /proc), the job's pid is the standby's,
 # a job whose start-time environment differs gets a run of its own, a
 # killed standby makes the next job fall back, and nothing of it is left
 # after `daemon stop` or after the daemon is SIGKILLed.
@@ -79,6 +80,28 @@ check "... and its run was the standby (same pid)" test "$(last_job_pid)" = "$s1
 check "... which is gone once the job ended" gone "$s1"
 s2=$(wait_standby "$s1")
 check "another standby replaces the one used" test -n "$s2"
+
+# What the system shows of the run (ps, /proc) is the job's, as for a run
+# of its own: its command line and environment. The rank reads its run's.
+shows() { # a job's output: the run's arguments, a line each, then ---, then MARK
+  "$DROVER" run --daemon -n 1 sh -c 'tr "\0" "\n" </proc/$PPID/cmdline | grep -v "^$"
+    echo ---; tr "\0" "\n" </proc/$PPID/environ | grep "^STANDBY_MARK="'
+}
+expected=$(printf '%s\n' drover run --daemon -n 1 sh -c \
+  'tr "\0" "\n" </proc/$PPID/cmdline | grep -v "^$"
+    echo ---; tr "\0" "\n" </proc/$PPID/environ | grep "^STANDBY_MARK="'
+  echo ---; echo STANDBY_MARK=job-only)
+check "a waiting standby shows as \`drover run\`" \
+  test "$(tr '\0' ' ' <"/proc/$s2/cmdline" | sed 's/ *$//')" = "drover run"
+out=$(STANDBY_MARK=job-only timeout -s KILL 60 bash -c "$(declare -f shows); DROVER=$DROVER shows")
+check "a job's run shows the job's command line and environment" test "$out" = "$expected"
+check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s2"
+s2=$(wait_standby "$s2")
+out=$(STANDBY_MARK=job-only BIG=$(head -c 20000 /dev/zero | tr '\0' x) timeout -s KILL 60 \
+  bash -c "$(declare -f shows); DROVER=$DROVER shows")
+check "a job's environment too large for the standby's room: shown all the same" \
+  test "$out" = "$expected"
+check "... by a run of its own" test "$(last_job_pid)" != "$s2" -a "$(standby_pid)" = "$s2"
 
 # Options the standby cannot have known.
 out=$(timeout -s KILL 60 "$DROVER" run --daemon --tag-output -n 2 --oversubscribe \
