@@ -425,11 +425,6 @@ static bool run_request(daemon_t *d, int fd, wire_msg_t *msg)
     return false;
 }
 
-static bool connect_verb(const char *verb)
-{
-    return 0 == strcmp(verb, "connect") || 0 == strcmp(verb, "disconnect");
-}
-
 static void handle(daemon_t *d, int fd, wire_msg_t *msg)
 {
     const char *verb = msg->words[0];
@@ -445,7 +440,7 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
         begin_stop(d, "drover daemon stop");
     } else if (0 == strcmp(verb, "run")) {
         kept = run_request(d, fd, msg);
-    } else if (daemon_store_verb(verb) || 0 == strcmp(verb, "modex") || connect_verb(verb)) {
+    } else if (daemon_store_verb(verb) || 0 == strcmp(verb, "modex") || daemon_connect_verb(verb)) {
         /* From a job's run: its job must be running. */
         unsigned long id;
         if (msg->nwords < 2 || !parse_uint(msg->words[1], UINT32_MAX, &id) ||
@@ -453,7 +448,7 @@ static void handle(daemon_t *d, int fd, wire_msg_t *msg)
             reply_error(fd, "%s: no such running job", verb);
         } else if (0 == strcmp(verb, "modex")) {
             kept = daemon_modex_request(d->jobs, d->base, fd, msg->words, msg->nwords);
-        } else if (connect_verb(verb)) {
+        } else if (daemon_connect_verb(verb)) {
             kept = daemon_connect_request(d->jobs, d->base, fd, msg->words, msg->nwords);
         } else {
             kept = daemon_store_request(d->store, fd, (unsigned)id, msg->words, msg->nwords);

@@ -503,12 +503,17 @@ void daemon_modex_cancel(void);
 
 /* ---- daemon_connect.c ------------------------------------------------- */
 
-/* "connect" or "disconnect JOB TIMEOUT N NSPACE RANK ... [NSPACE HEX]..."
- * from a job's run (docs/protocol.md): answered on fd once every job
- * named has joined, or failed. Returns true when fd is kept (and closed
+/* "connect" or "disconnect JOB TIMEOUT N NSPACE RANK ... [NSPACE HEX]...",
+ * or "group-construct" or "group-destruct" (daemon_connect.c), from a
+ * job's run (docs/protocol.md): answered on fd once every job named has
+ * joined, or failed. Returns true when fd is kept (and closed
  * by daemon_connect.c). */
 bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, int fd,
                             char *const *words, size_t nwords);
+
+/* Whether verb is one daemon_connect_request serves: connect,
+ * disconnect, group-construct, group-destruct. */
+bool daemon_connect_verb(const char *verb);
 
 /* The job that owns nspace: its own ("<prefix>.<id>-0") or one its run
  * spawned ("<prefix>.<id>-N"). 0 for none. */

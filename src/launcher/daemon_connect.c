@@ -1,6 +1,7 @@
 /*
- * daemon_connect.c - PMIx_Connect and PMIx_Disconnect across the daemon's
- *                    jobs: the daemon is where their runs meet.
+ * daemon_connect.c - PMIx_Connect, PMIx_Disconnect and PMIx_Group_construct
+ *                    and _destruct across the daemon's jobs: the daemon is
+ *                    where their runs meet.
  *
  * Design notes:
  *  - Each run's server gathers its own participants first; then its run
@@ -23,6 +24,15 @@
  *    is answered PMIX_ERR_TIMEOUT.
  *  - A job's spawned jobs ("<prefix>.<id>-N") belong to its run: they are
  *    owned by the job "<prefix>.<id>-0".
+ *  - A group is a meeting too: "group-construct JOB TIMEOUT N NSPACE
+ *    RANK ... NAME CONTEXT ENDPOINTS [NSPACE DESCRIPTION]..." (CONTEXT 1
+ *    when a context id is asked for; ENDPOINTS what the run's members
+ *    gave, in hex, or "-") or "group-destruct ... NAME", the name part of
+ *    the meeting's signature. A construct's answer is "ok CONTEXT N" and
+ *    the N runs' ENDPOINTS, the same for every run (so every member gets
+ *    the same results), then the others' descriptions. Context ids start
+ *    at 2^32: each run numbers the groups of its own ranks from 1, so a
+ *    group across jobs never takes a number a run gave.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +47,8 @@
 
 /* A bound on the participants of one request. */
 #define CONNECT_MAX_PROCS 65536
+#define GROUP_CONSTRUCT "group-construct"
+#define GROUP_DESTRUCT "group-destruct"
 
 /* A job named in a meeting, and its run's request once it has joined. */
 typedef struct member {
@@ -45,11 +57,14 @@ typedef struct member {
     struct event *hangup;
     char **descriptions; /* NSPACE HEX pairs, copied */
     size_t ndescriptions; /* words */
+    char *endpoints; /* a group construct's, copied */
+    bool wants_context;
 } member_t;
 
 typedef struct meeting {
     struct meeting *next;
-    char *signature; /* the verb and the participants */
+    char *signature; /* the verb, a group's name, and the participants */
+    bool construct; /* a group construct */
     member_t *members;
     size_t nmembers;
     size_t joined;
@@ -57,6 +72,9 @@ typedef struct meeting {
 } meeting_t;
 
 static meeting_t *meetings;
+/* 2^32 on 64-bit systems: past any number a run gives its own groups,
+ * and within what a signed 64-bit integer holds (as the server reads it). */
+static size_t next_context_id = (size_t)1 << (4 * sizeof(size_t));
 
 static void answer_status(int fd, pmix_status_t status)
 {
@@ -81,6 +99,8 @@ static void forget_request(member_t *m)
     free(m->descriptions);
     m->descriptions = NULL;
     m->ndescriptions = 0;
+    free(m->endpoints);
+    m->endpoints = NULL;
 }
 
 static void meeting_free(meeting_t *mt)
@@ -113,21 +133,49 @@ static void fail(meeting_t *mt, pmix_status_t status)
     meeting_free(mt);
 }
 
-/* Everyone is there: each run gets "ok" and the others' descriptions. */
+/* A group construct's answer before the descriptions, into words:
+ * CONTEXT N ENDPOINTS...; their number. */
+static size_t construct_words(meeting_t *mt, char **words, char *context, size_t context_size,
+                              char *count, size_t count_size)
+{
+    bool wanted = false;
+    for (size_t i = 0; i < mt->nmembers; i++) {
+        wanted = wanted || mt->members[i].wants_context;
+    }
+    if (wanted) {
+        snprintf(context, context_size, "%zu", next_context_id++);
+    } else {
+        snprintf(context, context_size, "-");
+    }
+    snprintf(count, count_size, "%zu", mt->nmembers);
+    words[0] = context;
+    words[1] = count;
+    for (size_t i = 0; i < mt->nmembers; i++) {
+        words[2 + i] = mt->members[i].endpoints;
+    }
+    return 2 + mt->nmembers;
+}
+
+/* Everyone is there: each run gets "ok" and the others' descriptions
+ * (after, for a group construct, what construct_words says). */
 static void complete(meeting_t *mt)
 {
     size_t total = 0;
+    char context[24], count[24];
     for (size_t i = 0; i < mt->nmembers; i++) {
         total += mt->members[i].ndescriptions;
     }
-    char **words = calloc(1 + total, sizeof(*words));
+    char **words = calloc(1 + 2 + mt->nmembers + total, sizeof(*words));
     if (NULL == words) {
         fail(mt, PMIX_ERR_NOMEM);
         return;
     }
     words[0] = "ok";
+    size_t first = 1 + (mt->construct ? construct_words(mt, words + 1, context, sizeof(context),
+                                                        count, sizeof(count))
+                                      : 0);
     for (size_t i = 0; i < mt->nmembers; i++) {
-        size_t n = 1;
+        size_t n = first;
         for (size_t k = 0; k < mt->nmembers; k++) {
             const member_t *other = &mt->members[k];
             for (size_t w = 0; k != i && w < other->ndescriptions; w++) {
@@ -202,17 +250,20 @@ static size_t jobs_named(const daemon_jobs_t *jobs, int fd, char *const *procs, 
     return count;
 }
 
-/* The verb and the participants' n words, one string. NULL when memory
- * runs out. */
-static char *make_signature(const char *verb, char *const *procs, size_t n)
+/* The verb, a group's name (or NULL) and the participants' n words, one
+ * string. NULL when memory runs out. */
+static char *make_signature(const char *verb, const char *name, char *const *procs, size_t n)
 {
-    size_t len = strlen(verb) + 1;
+    size_t len = strlen(verb) + 1 + (NULL == name ? 0 : strlen(name) + 1);
     for (size_t i = 0; i < n; i++) {
         len += strlen(procs[i]) + 1;
     }
     char *sig = malloc(len);
     if (NULL != sig) {
         size_t at = (size_t)sprintf(sig, "%s", verb);
+        if (NULL != name) {
+            at += (size_t)sprintf(sig + at, "\n%s", name);
+        }
         for (size_t i = 0; i < n; i++) {
             at += (size_t)sprintf(sig + at, "\n%s", procs[i]);
         }
@@ -257,11 +308,12 @@ static meeting_t *meeting_new(char *sig, const unsigned *ids, size_t nids, unsig
     return mt;
 }
 
-/* The meeting of the request, started if new; NULL after answering fd. */
+/* The meeting of the request (of group name, or NULL), started if new;
+ * NULL after answering fd. */
 static meeting_t *meeting_of(const daemon_jobs_t *jobs, int fd, char *const *words, size_t nprocs,
-                             unsigned timeout, struct event_base *base)
+                             const char *name, unsigned timeout, struct event_base *base)
 {
-    char *sig = make_signature(words[0], words + 4, 2 * nprocs);
+    char *sig = make_signature(words[0], name, words + 4, 2 * nprocs);
     meeting_t *mt = NULL == sig ? NULL : find(sig);
     unsigned *ids = NULL == sig || NULL != mt ? NULL : malloc(nprocs * sizeof(*ids));
     if (NULL != mt || NULL == ids) {
@@ -276,21 +328,38 @@ static meeting_t *meeting_of(const daemon_jobs_t *jobs, int fd, char *const *wor
         free(sig);
     } else if (NULL == (mt = meeting_new(sig, ids, nids, timeout, base))) {
         answer_status(fd, PMIX_ERR_NOMEM);
+    } else {
+        mt->construct = 0 == strcmp(words[0], GROUP_CONSTRUCT);
     }
     free(ids);
     return mt;
 }
 
-/* Keep the request of member m: its fd and its descriptions of the
- * namespaces its job owns. 0, or -1 when memory runs out. */
-static int join(const daemon_jobs_t *jobs, member_t *m, int fd, char *const *descriptions, size_t n,
+/* What a request says beyond its participants. */
+typedef struct said {
+    const char *name; /* a group's, or NULL */
+    const char *endpoints; /* a group construct's, or NULL */
+    bool wants_context;
+    char *const *descriptions;
+    size_t ndescriptions; /* words */
+} said_t;
+
+/* Keep the request of member m: its fd, its descriptions of the
+ * namespaces its job owns and a construct's endpoints. 0, or -1 when
+ * memory runs out. */
+static int join(const daemon_jobs_t *jobs, member_t *m, int fd, const said_t *said,
                 struct event_base *base)
 {
+    char *const *descriptions = said->descriptions;
+    size_t n = said->ndescriptions;
     if (m->fd >= 0) {
         answer_status(m->fd, PMIX_ERR_TIMEOUT);
         forget_request(m);
     }
-    if (n > 0 && NULL == (m->descriptions = calloc(n, sizeof(*m->descriptions)))) {
+    m->wants_context = said->wants_context;
+    if ((n > 0 && NULL == (m->descriptions = calloc(n, sizeof(*m->descriptions)))) ||
+        (NULL != said->endpoints && NULL == (m->endpoints = strdup(said->endpoints)))) {
+        forget_request(m);
         return -1;
     }
     for (size_t i = 0; i + 1 < n; i += 2) {
@@ -323,14 +392,58 @@ static bool number(const char *word, unsigned long max, unsigned long *value)
     return '0' <= word[0] && word[0] <= '9' && '\0' == *end && *value <= max;
 }
 
+bool daemon_connect_verb(const char *verb)
+{
+    return 0 == strcmp(verb, "connect") || 0 == strcmp(verb, "disconnect") ||
+           0 == strcmp(verb, GROUP_CONSTRUCT) || 0 == strcmp(verb, GROUP_DESTRUCT);
+}
+
+/* Hex digits, or "-". */
+static bool endpoints_word(const char *word)
+{
+    size_t len = strlen(word);
+    return 0 == strcmp(word, "-") ||
+           (len > 0 && 0 == len % 2 && strspn(word, "0123456789abcdef") == len);
+}
+
+/* What follows the n participants' words in words (nwords in all), into
+ * *said: false when it is malformed. */
+static bool read_said(char *const *words, size_t nwords, size_t n, said_t *said)
+{
+    bool construct = 0 == strcmp(words[0], GROUP_CONSTRUCT);
+    bool group = construct || 0 == strcmp(words[0], GROUP_DESTRUCT);
+    size_t first = 4 + 2 * n, extra = construct ? 3 : group ? 1 : 0;
+    if (first + extra > nwords || 0 != (nwords - first - extra) % 2) {
+        return false;
+    }
+    *said =
+        (said_t){.descriptions = words + first + extra, .ndescriptions = nwords - first - extra};
+    if (group) {
+        said->name = words[first];
+        /* A newline would blur the signature's parts. */
+        if ('\0' == said->name[0] || strlen(said->name) > PMIX_MAX_NSLEN ||
+            NULL != strchr(said->name, '\n')) {
+            return false;
+        }
+    }
+    if (construct) {
+        said->wants_context = 0 == strcmp(words[first + 1], "1");
+        said->endpoints = words[first + 2];
+        return (said->wants_context || 0 == strcmp(words[first + 1], "0")) &&
+               endpoints_word(said->endpoints);
+    }
+    return true;
+}
+
 bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, int fd,
                             char *const *words, size_t nwords)
 {
     unsigned long job, timeout, nprocs;
+    said_t said;
     bool ok = nwords >= 6 && number(words[1], UINT32_MAX, &job) &&
               number(words[2], INT32_MAX, &timeout) &&
               number(words[3], CONNECT_MAX_PROCS, &nprocs) && nprocs > 0 &&
-              4 + 2 * nprocs <= nwords && 0 == (nwords - 4 - 2 * nprocs) % 2;
+              4 + 2 * nprocs <= nwords && read_said(words, nwords, nprocs, &said);
     for (size_t i = 0; ok && i < nprocs; i++) {
         ok = strlen(words[4 + 2 * i]) <= PMIX_MAX_NSLEN;
     }
@@ -338,7 +451,7 @@ bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, 
         answer_status(fd, PMIX_ERR_BAD_PARAM);
         return false;
     }
-    meeting_t *mt = meeting_of(jobs, fd, words, nprocs, (unsigned)timeout, base);
+    meeting_t *mt = meeting_of(jobs, fd, words, nprocs, said.name, (unsigned)timeout, base);
     if (NULL == mt) {
         return false;
     }
@@ -357,8 +470,7 @@ bool daemon_connect_request(const daemon_jobs_t *jobs, struct event_base *base, 
         return false;
     }
     bool again = m->fd >= 0;
-    size_t first = 4 + 2 * nprocs;
-    if (0 != join(jobs, m, fd, words + first, nwords - first, base)) {
+    if (0 != join(jobs, m, fd, &said, base)) {
         answer_status(fd, PMIX_ERR_NOMEM);
         mt->joined -= again ? 1 : 0;
         if (0 == mt->joined) {

@@ -14,10 +14,11 @@
  *    the combined data is the data given: a copy is handed back with a
  *    release function) and notify_event (nothing beyond this node to
  *    reach).
- *  - connect and disconnect come after the library has gathered the
- *    run's own participants; in a daemon's job, those of the other jobs
- *    named meet through the daemon (pubsub_daemon.c), whose answer
- *    brings their job descriptions.
+ *  - connect and disconnect, and group construct and destruct, come after
+ *    the library has gathered the run's own participants; in a daemon's
+ *    job, those of the other jobs named meet through the daemon
+ *    (pubsub_daemon.c), whose answer brings their job descriptions (and a
+ *    group's context id and every run's endpoint data).
  *  - What job control and process monitoring do is control.c's; this file
  *    only carries the requests to it.
  *  - In a daemon's job, the library tells of every change of a group's
@@ -436,29 +437,38 @@ static request_t *data_request(request_fn_t handle, const pmix_proc_t *proc, cha
 
 /* ---- connect and disconnect ------------------------------------------- */
 
+/* The run's jobs among r's processes, into a new array (*nmine of
+ * them; NULL when memory runs out); whether other jobs' are there too. */
+static launcher_job_t **jobs_among(launcher_t *run, const request_t *r, size_t *nmine,
+                                   bool *others)
+{
+    launcher_job_t **mine = calloc(r->nprocs, sizeof(*mine));
+    *nmine = 0;
+    *others = false;
+    for (size_t i = 0; NULL != mine && i < r->nprocs; i++) {
+        launcher_job_t *job = job_find(run, r->procs[i].nspace);
+        if (NULL == job) {
+            *others = true;
+        } else if (0 == *nmine || mine[*nmine - 1] != job) {
+            /* The server sorted the list: a job's entries are together. */
+            mine[(*nmine)++] = job;
+        }
+    }
+    return mine;
+}
+
 /* The server has gathered every participant of this run (its namespaces
  * are all registered there) before calling the host: what is left is the
  * other jobs'. A daemon's job meets them through the daemon; elsewhere a
  * namespace the run does not know is nobody's. */
 static void connect_jobs(launcher_t *run, request_t *r, bool disconnect)
 {
-    launcher_job_t **mine = calloc(r->nprocs, sizeof(*mine));
-    size_t nmine = 0;
-    bool others = false;
+    size_t nmine;
+    bool others;
+    launcher_job_t **mine = jobs_among(run, r, &nmine, &others);
     if (NULL == mine) {
         reply(r, PMIX_ERR_NOMEM);
-        return;
-    }
-    for (size_t i = 0; i < r->nprocs; i++) {
-        launcher_job_t *job = job_find(run, r->procs[i].nspace);
-        if (NULL == job) {
-            others = true;
-        } else if (0 == nmine || mine[nmine - 1] != job) {
-            /* The server sorted the list: a job's entries are together. */
-            mine[nmine++] = job;
-        }
-    }
-    if (!others) {
+    } else if (!others) {
         reply(r, PMIX_SUCCESS);
     } else {
         pubsub_connect(run->pubsub, r->procs, r->nprocs, mine, nmine,
@@ -509,6 +519,64 @@ static pmix_status_t disconnect_fn(const pmix_proc_t procs[], size_t nprocs,
                                    pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
     return connect_request(handle_disconnect, procs, nprocs, info, ninfo, cbfunc, cbdata);
+}
+
+/* ---- groups across jobs ----------------------------------------------- */
+
+/* As for a connect, the server has gathered the run's own members: a
+ * group of the run's jobs alone is complete (the library numbers its
+ * context id: it was asked only for that); one with other jobs' is
+ * met through the daemon (pubsub_group_op). */
+static void group_jobs(launcher_t *run, request_t *r, bool destruct)
+{
+    size_t nmine;
+    bool others;
+    launcher_job_t **mine = jobs_among(run, r, &nmine, &others);
+    if (NULL == mine) {
+        r->info_cb(PMIX_ERR_NOMEM, NULL, 0, r->cbdata, NULL, NULL);
+    } else if (!others) {
+        r->info_cb(PMIX_SUCCESS, NULL, 0, r->cbdata, NULL, NULL);
+    } else {
+        pubsub_group_op(run->pubsub, destruct, r->msg, r->procs, r->nprocs, mine, nmine, r->info,
+                        r->ninfo, r->info_cb, r->cbdata);
+    }
+    free(mine);
+}
+
+static void handle_group_construct(launcher_t *run, request_t *r)
+{
+    group_jobs(run, r, false);
+}
+
+static void handle_group_destruct(launcher_t *run, request_t *r)
+{
+    group_jobs(run, r, true);
+}
+
+static pmix_status_t group_fn(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                              size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                              pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    if (PMIX_GROUP_CONSTRUCT != op && PMIX_GROUP_DESTRUCT != op) {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (0 == nprocs || NULL == procs || NULL == grp) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    request_t *r = data_request(
+        PMIX_GROUP_CONSTRUCT == op ? handle_group_construct : handle_group_destruct, NULL, NULL,
+        directives, ndirs, cbdata);
+    if (NULL == r) {
+        return PMIX_ERR_NOMEM;
+    }
+    r->info_cb = cbfunc;
+    if (NULL == (r->procs = host_copy_array(procs, nprocs, PMIX_PROC)) ||
+        NULL == (r->msg = strdup(grp))) {
+        request_free(r);
+        return PMIX_ERR_NOMEM;
+    }
+    r->nprocs = nprocs;
+    return enqueue(r);
 }
 
 /* ---- groups of a daemon's job ---------------------------------------- */
@@ -838,6 +906,7 @@ static pmix_server_module_t module = {
     .unpublish = unpublish,
     .spawn = spawn,
     .connect = connect_fn,
+    .group = group_fn,
     .disconnect = disconnect_fn,
     .notify_event = notify_event,
     .query = query,

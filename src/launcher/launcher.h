@@ -750,6 +750,19 @@ void pubsub_connect(pubsub_t *ps, const pmix_proc_t *procs, size_t nprocs,
  * it lives (foreign.c). Borrows its arguments for the call only. */
 void pubsub_group(pubsub_t *ps, const char *name, const pmix_proc_t *members, size_t n);
 
+/* The host's group construct or destruct of group name, once the server
+ * has gathered this run's members, when some of procs are other jobs'
+ * (mine: the run's jobs among procs; info: the directives and the
+ * members' PMIX_GROUP_ENDPT_DATA): in a daemon's job, the other jobs'
+ * runs are met through the daemon, which gives a context id if one is
+ * asked for, every run's endpoint data and, for a construct, the other
+ * jobs' descriptions (registered with the server while the group names
+ * them); else PMIX_ERR_NOT_FOUND. Borrows its arguments for the call. */
+void pubsub_group_op(pubsub_t *ps, bool destruct, const char *name, const pmix_proc_t *procs,
+                     size_t nprocs, launcher_job_t *const *mine, size_t nmine,
+                     const pmix_info_t *info, size_t ninfo, pmix_info_cbfunc_t cbfunc,
+                     void *cbdata);
+
 /* ---- pubsub_daemon.c -------------------------------------------------- */
 
 /* A daemon job's link to the daemon's store (daemon_store.c): requests
@@ -782,6 +795,11 @@ void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t
 /* As pubsub_group. */
 void pubsub_daemon_group(pubsub_daemon_t *pd, const char *name, const pmix_proc_t *members,
                          size_t n);
+/* As pubsub_group_op. */
+void pubsub_daemon_group_op(pubsub_daemon_t *pd, bool destruct, const char *name,
+                            const pmix_proc_t *procs, size_t nprocs, launcher_job_t *const *mine,
+                            size_t nmine, const pmix_info_t *info, size_t ninfo,
+                            pmix_info_cbfunc_t cbfunc, void *cbdata);
 
 /* ---- foreign.c -------------------------------------------------------- */
 

@@ -541,6 +541,19 @@ void pubsub_group(pubsub_t *ps, const char *name, const pmix_proc_t *members, si
     }
 }
 
+void pubsub_group_op(pubsub_t *ps, bool destruct, const char *name, const pmix_proc_t *procs,
+                     size_t nprocs, launcher_job_t *const *mine, size_t nmine,
+                     const pmix_info_t *info, size_t ninfo, pmix_info_cbfunc_t cbfunc,
+                     void *cbdata)
+{
+    if (NULL == ps->daemon) {
+        cbfunc(PMIX_ERR_NOT_FOUND, NULL, 0, cbdata, NULL, NULL);
+    } else {
+        pubsub_daemon_group_op(ps->daemon, destruct, name, procs, nprocs, mine, nmine, info, ninfo,
+                               cbfunc, cbdata);
+    }
+}
+
 void pubsub_destroy(pubsub_t *ps)
 {
     if (NULL == ps) {

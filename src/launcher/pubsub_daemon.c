@@ -23,6 +23,13 @@
  *    (foreign.c): a disconnect takes its connect's back, and the last one
  *    gone (no connect nor group of the run's ranks names the job any
  *    more), the server forgets the other job.
+ *  - A group construct with processes of other jobs meets the same way
+ *    (pubsub_daemon_group_op), with the group's name, whether a context
+ *    id is wanted and what the run's members gave (PMIX_GROUP_ENDPT_DATA);
+ *    the answer brings the context id, every run's endpoint data and the
+ *    other jobs' descriptions, registered for as long as the group names
+ *    them (the group's own references are taken before the meeting's are
+ *    given back). A destruct is a meeting with nothing more.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -33,6 +40,7 @@
 #include <event2/event.h>
 
 #include "daemon.h"
+#include "directive.h"
 #include "launcher.h"
 #include "pmix.h"
 
@@ -50,9 +58,12 @@ struct pending {
     pmix_op_cbfunc_t op_cb;
     pmix_lookup_cbfunc_t lookup_cb;
     pmix_modex_cbfunc_t modex_cb;
+    pmix_info_cbfunc_t info_cb;
     void *cbdata;
-    pmix_proc_t *procs; /* a disconnect's participants */
+    pmix_proc_t *procs; /* a disconnect's or group's participants */
     size_t nprocs;
+    char *group; /* a group's name */
+    bool construct; /* a group construct */
 };
 
 struct pubsub_daemon {
@@ -89,6 +100,7 @@ static void pending_free(pending_t *p)
         close(p->fd);
     }
     free(p->procs);
+    free(p->group);
     free(p);
 }
 
@@ -107,13 +119,14 @@ static void on_answer(evutil_socket_t fd, short what, void *arg)
 
 /* Send words to the daemon; answer gets its reply later. Returns false
  * (having answered nothing) when the daemon cannot be reached. proto's
- * procs are taken over either way. */
+ * procs and group are taken over either way. */
 static bool ask(pubsub_daemon_t *pd, char *const *words, size_t nwords, answer_fn answer,
                 pending_t *proto)
 {
     pending_t *p = calloc(1, sizeof(*p));
     if (NULL == p) {
         free(proto->procs);
+        free(proto->group);
         return false;
     }
     *p = *proto;
@@ -447,12 +460,14 @@ static char *description_hex(const launcher_job_t *job)
     return hex;
 }
 
-void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t nprocs,
-                           launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
-                           pmix_op_cbfunc_t cbfunc, void *cbdata)
+/* Ask for a meeting of the runs of procs' jobs: "VERB JOB TIMEOUT N",
+ * the participants, extra words, and the descriptions of the jobs mine.
+ * False (proto's procs and group freed) when it could not be asked. */
+static bool meet(pubsub_daemon_t *pd, const char *verb, const pmix_proc_t *procs, size_t nprocs,
+                 int timeout, char *const *extra, size_t nextra, launcher_job_t *const *mine,
+                 size_t nmine, answer_fn answer, pending_t *proto)
 {
-    size_t ndesc = disconnect ? 0 : nmine;
-    size_t nwords = 4 + 2 * nprocs + 2 * ndesc;
+    size_t nwords = 4 + 2 * nprocs + nextra + 2 * nmine;
     char **words = calloc(nwords, sizeof(*words));
     char(*ranks)[16] = malloc(nprocs * sizeof(*ranks));
     char secs[16], count[24];
@@ -460,35 +475,179 @@ void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t
     snprintf(secs, sizeof(secs), "%d", timeout > 0 ? timeout : 0);
     snprintf(count, sizeof(count), "%zu", nprocs);
     if (ok) {
-        words[0] = disconnect ? "disconnect" : "connect";
+        words[0] = (char *)verb;
         words[1] = pd->job;
         words[2] = secs;
         words[3] = count;
+    }
+    for (size_t i = 0; ok && i < nextra; i++) {
+        words[4 + 2 * nprocs + i] = extra[i];
     }
     for (size_t i = 0; ok && i < nprocs; i++) {
         proc_words(&procs[i], ranks[i], sizeof(ranks[i]));
         words[4 + 2 * i] = (char *)procs[i].nspace;
         words[5 + 2 * i] = ranks[i];
     }
-    char **desc = ok ? words + 4 + 2 * nprocs : NULL;
-    for (size_t j = 0; ok && j < ndesc; j++) {
+    char **desc = ok ? words + 4 + 2 * nprocs + nextra : NULL;
+    for (size_t j = 0; ok && j < nmine; j++) {
         desc[2 * j] = mine[j]->nspace;
         ok = NULL != (desc[2 * j + 1] = description_hex(mine[j]));
     }
-    pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
-    /* A disconnect's answer names nobody: its participants are kept. */
-    if (ok && disconnect) {
-        ok = NULL != (proto.procs = host_copy_array(procs, nprocs, PMIX_PROC));
-        proto.nprocs = nprocs;
+    bool asked = ok && ask(pd, words, nwords, answer, proto);
+    if (!ok) {
+        free(proto->procs);
+        free(proto->group);
     }
-    ok = ok && ask(pd, words, nwords, connect_answer, &proto);
-    for (size_t j = 0; NULL != desc && j < ndesc; j++) {
+    for (size_t j = 0; NULL != desc && j < nmine; j++) {
         free(desc[2 * j + 1]);
     }
     free(words);
     free(ranks);
-    if (!ok) {
+    return asked;
+}
+
+void pubsub_daemon_connect(pubsub_daemon_t *pd, const pmix_proc_t *procs, size_t nprocs,
+                           launcher_job_t *const *mine, size_t nmine, int timeout, bool disconnect,
+                           pmix_op_cbfunc_t cbfunc, void *cbdata)
+{
+    pending_t proto = {.op_cb = cbfunc, .cbdata = cbdata};
+    /* A disconnect's answer names nobody: its participants are kept. */
+    bool ok = !disconnect || NULL != (proto.procs = host_copy_array(procs, nprocs, PMIX_PROC));
+    proto.nprocs = disconnect ? nprocs : 0;
+    if (!ok || !meet(pd, disconnect ? "disconnect" : "connect", procs, nprocs, timeout, NULL, 0,
+                     mine, disconnect ? 0 : nmine, connect_answer, &proto)) {
         cbfunc(PMIX_ERR_UNREACH, cbdata);
+    }
+}
+
+/* ---- groups across jobs ------------------------------------------------- */
+
+/* A construct's results, released by the server once it has copied them. */
+typedef struct results {
+    pmix_info_t *info;
+    size_t n;
+} results_t;
+
+static void results_release(void *arg)
+{
+    results_t *r = arg;
+    PMIX_INFO_FREE(r->info, r->n);
+    free(r);
+}
+
+/* From "ok CONTEXT N ENDPOINTS×N ...": PMIX_GROUP_CONTEXT_ID (unless
+ * CONTEXT is "-") and a PMIX_GROUP_ENDPT_DATA per run that gave any,
+ * into *out; *nwords, the words read. */
+static pmix_status_t construct_results(const wire_msg_t *answer, results_t *out, size_t *nwords)
+{
+    char *end;
+    unsigned long long n = answer->nwords >= 3 ? strtoull(answer->words[2], &end, 10) : 0;
+    if (answer->nwords < 3 || '\0' != *end || n > answer->nwords - 3) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    *nwords = 3 + (size_t)n;
+    PMIX_INFO_CREATE(out->info, 1 + (size_t)n);
+    if (NULL == out->info) {
+        return PMIX_ERR_NOMEM;
+    }
+    const char *context = answer->words[1];
+    if (0 != strcmp(context, "-")) {
+        size_t id = (size_t)strtoull(context, &end, 10);
+        if ('\0' != *end) {
+            return PMIX_ERR_UNPACK_FAILURE;
+        }
+        PMIX_INFO_LOAD(&out->info[out->n++], PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const char *hex = answer->words[3 + i];
+        pmix_value_t value;
+        PMIX_VALUE_CONSTRUCT(&value);
+        pmix_status_t rc = 0 == strcmp(hex, "-") ? PMIX_SUCCESS : hex_value(hex, &value);
+        if (PMIX_SUCCESS == rc && PMIX_BYTE_OBJECT == value.type) {
+            PMIX_INFO_LOAD(&out->info[out->n++], PMIX_GROUP_ENDPT_DATA, &value.data.bo,
+                           PMIX_BYTE_OBJECT);
+        } else if (PMIX_SUCCESS == rc && PMIX_UNDEF != value.type) {
+            rc = PMIX_ERR_UNPACK_FAILURE;
+        }
+        PMIX_VALUE_DESTRUCT(&value);
+        if (PMIX_SUCCESS != rc) {
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+/* A construct: "ok CONTEXT N ENDPOINTS... [NSPACE HEX]...", or "error
+ * STATUS"; a destruct: "ok", or "error STATUS". */
+static void group_answer(pending_t *p, const wire_msg_t *answer)
+{
+    pmix_status_t rc = status_of(answer);
+    results_t *results = NULL;
+    size_t first = 1;
+    if (PMIX_SUCCESS == rc && p->construct) {
+        results = calloc(1, sizeof(*results));
+        rc = NULL == results ? PMIX_ERR_NOMEM : construct_results(answer, results, &first);
+    }
+    size_t done = first;
+    while (PMIX_SUCCESS == rc && done + 1 < answer->nwords) {
+        rc = register_other(p->pd, answer->words[done], answer->words[done + 1]);
+        done += PMIX_SUCCESS == rc ? 2 : 0;
+    }
+    /* The group holds the other jobs now, before the meeting lets go of
+     * them (its server tells of the group later: foreign_group again). */
+    if (PMIX_SUCCESS == rc && p->construct) {
+        foreign_group(p->pd->foreign, p->group, p->procs, p->nprocs);
+    }
+    for (size_t i = first; i < done; i += 2) {
+        foreign_release(p->pd->foreign, answer->words[i]);
+    }
+    if (PMIX_SUCCESS != rc && NULL != results) {
+        results_release(results);
+        results = NULL;
+    }
+    if (NULL == results) {
+        p->info_cb(rc, NULL, 0, p->cbdata, NULL, NULL);
+    } else {
+        p->info_cb(rc, results->info, results->n, p->cbdata, results_release, results);
+    }
+}
+
+/* What the run's members gave, in hex, or "-"; NULL when memory runs out. */
+static char *endpoints_hex(const pmix_info_t *info, size_t ninfo)
+{
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ENDPT_DATA) &&
+            PMIX_BYTE_OBJECT == info[i].value.type) {
+            return value_hex(&info[i].value);
+        }
+    }
+    return strdup("-");
+}
+
+void pubsub_daemon_group_op(pubsub_daemon_t *pd, bool destruct, const char *name,
+                            const pmix_proc_t *procs, size_t nprocs, launcher_job_t *const *mine,
+                            size_t nmine, const pmix_info_t *info, size_t ninfo,
+                            pmix_info_cbfunc_t cbfunc, void *cbdata)
+{
+    pending_t proto = {
+        .info_cb = cbfunc, .cbdata = cbdata, .nprocs = nprocs, .construct = !destruct};
+    char *endpoints = destruct ? NULL : endpoints_hex(info, ninfo);
+    char *extra[] = {(char *)name,
+                     directive_flag(info, ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID) ? "1" : "0",
+                     endpoints};
+    bool ok = (destruct || NULL != endpoints) &&
+              NULL != (proto.procs = host_copy_array(procs, nprocs, PMIX_PROC)) &&
+              NULL != (proto.group = strdup(name));
+    if (!ok) {
+        free(proto.procs);
+        free(proto.group);
+    }
+    ok = ok && meet(pd, destruct ? "group-destruct" : "group-construct", procs, nprocs,
+                    directive_timeout(info, ninfo), extra, destruct ? 1 : 3, mine,
+                    destruct ? 0 : nmine, group_answer, &proto);
+    free(endpoints);
+    if (!ok) {
+        cbfunc(PMIX_ERR_UNREACH, NULL, 0, cbdata, NULL, NULL);
     }
 }
 

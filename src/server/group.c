@@ -22,7 +22,10 @@
  *    what each member gave in PMIX_GROUP_INFO (its PMIX_PROC, then
  *    PMIX_INFO[]): the members store it qualified by that id, so a
  *    PMIx_Get of, say, PMIX_GROUP_LOCAL_CID with a PMIX_GROUP_CONTEXT_ID
- *    qualifier finds it, as with OpenPMIx. With PMIX_GROUP_OPTIONAL, members that went away
+ *    qualifier finds it, as with OpenPMIx. What the local members gave
+ *    goes to the host's group function as PMIX_GROUP_ENDPT_DATA (a byte
+ *    object); a host that returns PMIX_GROUP_ENDPT_DATA (every server's,
+ *    gathered) has its members get that instead of the local part alone. With PMIX_GROUP_OPTIONAL, members that went away
  *    before joining are left out instead of failing the construct.
  *  - A member that leaves is removed and the others hear of it
  *    (PMIX_GROUP_LEFT); one that dies without leaving is removed too, and
@@ -202,7 +205,8 @@ pmix_status_t group_pack_results(pmix_data_buffer_t *body, const char *name,
     for (size_t i = 0; i < nextra; i++) {
         if (!PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_ID) &&
             !PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_MEMBERSHIP) &&
-            !PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_CONTEXT_ID)) {
+            !PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_CONTEXT_ID) &&
+            !PMIX_CHECK_KEY(&extra[i], PMIX_GROUP_ENDPT_DATA)) {
             PMIx_Info_xfer(&info[n++], &extra[i]);
         }
     }
@@ -288,6 +292,37 @@ static pmix_status_t final_members(const collective_t *c, const pmix_info_t *hos
     return PMIX_SUCCESS;
 }
 
+/* What the members gave (PMIX_GROUP_INFO), after the results: every
+ * server's as the host returned them (PMIX_GROUP_ENDPT_DATA), or this
+ * one's. */
+static pmix_status_t append_given(pmix_data_buffer_t *body, collective_t *c,
+                                  const pmix_info_t *host, size_t nhost)
+{
+    bool from_host = false;
+    pmix_status_t rc = PMIX_SUCCESS;
+    for (size_t i = 0; i < nhost && PMIX_SUCCESS == rc; i++) {
+        const pmix_value_t *v = &host[i].value;
+        if (!PMIX_CHECK_KEY(&host[i], PMIX_GROUP_ENDPT_DATA) || PMIX_BYTE_OBJECT != v->type) {
+            continue;
+        }
+        from_host = true;
+        if (0 == v->data.bo.size) {
+            continue;
+        }
+        pmix_data_buffer_t part;
+        PMIX_DATA_BUFFER_CONSTRUCT(&part);
+        rc = PMIx_Data_embed(&part, &v->data.bo);
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Data_copy_payload(body, &part);
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&part);
+    }
+    if (!from_host && c->blob.pack_ptr > c->blob.unpack_ptr) {
+        rc = PMIx_Data_copy_payload(body, &c->blob);
+    }
+    return rc;
+}
+
 static void construct_done(collective_t *c, pmix_status_t status, const pmix_info_t *host,
                            size_t nhost, bool local)
 {
@@ -306,8 +341,8 @@ static void construct_done(collective_t *c, pmix_status_t status, const pmix_inf
     if (PMIX_SUCCESS == status) {
         status = group_pack_results(&body, c->name, members, nmembers, context_id, host, nhost);
     }
-    if (PMIX_SUCCESS == status && SIZE_MAX != context_id && c->blob.pack_ptr > c->blob.unpack_ptr) {
-        status = PMIx_Data_copy_payload(&body, &c->blob);
+    if (PMIX_SUCCESS == status && SIZE_MAX != context_id) {
+        status = append_given(&body, c, host, nhost);
     }
     if (PMIX_SUCCESS == status) {
         bool notify = directive_flag(c->info, c->ninfo, PMIX_GROUP_NOTIFY_TERMINATION);
@@ -336,7 +371,16 @@ typedef struct group_op {
     pmix_status_t status;
     pmix_info_t *info;           /* a copy of the host's results */
     size_t ninfo;
+    pmix_info_t *given;          /* the directives and endpoint data, if the */
+    size_t ngiven;               /* host was given those rather than c->info */
 } group_op_t;
+
+static void op_free(group_op_t *op)
+{
+    PMIX_INFO_FREE(op->info, op->ninfo);
+    PMIX_INFO_FREE(op->given, op->ngiven);
+    free(op);
+}
 
 static void host_answered_in_thread(void *arg)
 {
@@ -344,8 +388,7 @@ static void host_answered_in_thread(void *arg)
     if (collective_host_answered(op->c)) {
         op->done(op->c, op->status, op->info, op->ninfo, false);
     }
-    PMIX_INFO_FREE(op->info, op->ninfo);
-    free(op);
+    op_free(op);
 }
 
 /* The host's pmix_info_cbfunc_t (any thread): the results are copied,
@@ -370,9 +413,29 @@ static void host_answered(pmix_status_t status, pmix_info_t *info, size_t ninfo,
         release_fn(release_cbdata);
     }
     if (PMIX_SUCCESS != server_post(host_answered_in_thread, op)) {
-        PMIX_INFO_FREE(op->info, op->ninfo);
-        free(op);
+        op_free(op);
     }
+}
+
+/* The directives of construct c and, for the host to pass between
+ * servers, what its local members gave (PMIX_GROUP_ENDPT_DATA), into
+ * op->given; nothing when they gave nothing. */
+static pmix_status_t give_endpoints(group_op_t *op, const collective_t *c)
+{
+    size_t size = c->blob.pack_ptr - c->blob.unpack_ptr;
+    if (0 == size) {
+        return PMIX_SUCCESS;
+    }
+    PMIX_INFO_CREATE(op->given, c->ninfo + 1);
+    if (NULL == op->given) {
+        return PMIX_ERR_NOMEM;
+    }
+    op->ngiven = c->ninfo + 1;
+    for (size_t i = 0; i < c->ninfo; i++) {
+        PMIx_Info_xfer(&op->given[i], &c->info[i]);
+    }
+    pmix_byte_object_t bo = {.bytes = c->blob.unpack_ptr, .size = size};
+    return PMIx_Info_load(&op->given[c->ninfo], PMIX_GROUP_ENDPT_DATA, &bo, PMIX_BYTE_OBJECT);
 }
 
 /* Every local member is in (or, optional, lost): run it across nodes
@@ -410,12 +473,18 @@ static void start(collective_t *c)
     }
     op->c = c;
     op->done = done;
+    if (construct && PMIX_SUCCESS != (rc = give_endpoints(op, c))) {
+        op_free(op);
+        done(c, rc, NULL, 0, false);
+        return;
+    }
     c->at_host = true;
     rc = server.host.group(construct ? PMIX_GROUP_CONSTRUCT : PMIX_GROUP_DESTRUCT, c->name,
-                           c->procs, c->nprocs, c->info, c->ninfo, host_answered, op);
+                           c->procs, c->nprocs, NULL == op->given ? c->info : op->given,
+                           NULL == op->given ? c->ninfo : op->ngiven, host_answered, op);
     if (PMIX_SUCCESS != rc) {
         c->at_host = false;
-        free(op);
+        op_free(op);
         done(c, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc, NULL, 0, false);
     }
 }

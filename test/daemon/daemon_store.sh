@@ -4,7 +4,9 @@
 # every job, then the other job's job-level and committed data; failing
 # when a job ends without joining or at the timeout; a standalone run's
 # connect with a job it spawned; the other job forgotten by a run once no
-# connect or group of its ranks names it); a lookup waiting for a later publish,
+# connect or group of its ranks names it); PMIx_Group_construct across jobs
+# (one context id, the members' data, the other job registered); a lookup
+# waiting for a later publish,
 # each persistence rule, ranges that stay in their run; the journal: a
 # daemon killed with SIGKILL and started again keeps the INDEF
 # publications and the job history (the running job as lost), a torn
@@ -116,6 +118,11 @@ check "a connect with a namespace of no job of the daemon: not found" \
 dr run -n 1 "$STORE" connect "$ns"
 check "... nor of a standalone run (the daemon's jobs are not its)" \
   test "$rc" -ne 0 -a "$out" = "connect: NOT-FOUND"
+job group "${ns%.*}.9999-0"
+check "a group with a namespace of no job of the daemon: not found" \
+  test "$rc" -ne 0 -a "$out" = "group: NOT-FOUND"
+dr run -n 1 "$STORE" group "$ns"
+check "... nor of a standalone run" test "$rc" -ne 0 -a "$out" = "group: NOT-FOUND"
 dr run -n 1 --oversubscribe "$STORE" family 2
 check "a standalone run: a connect of a job and the job it spawned (2 s late) waits for both" \
   all_at_least 1.5 1 <<<"$(seconds "$(grep "^family connected after [0-9.]* s; child size 2; disconnected$" <<<"$out")")"
@@ -133,6 +140,26 @@ parted() { # a part job's output says so, and it exited 0
 rank 1 after one disconnect: size 4|rank 2 after two disconnects and the group: size 4|\
 rank 3 after the destruct: NOT-FOUND|"
 }
+# A group of two jobs: one context id for all (from the daemon's range,
+# past what a run numbers itself), every member of both, what each member
+# gave (PMIX_GROUP_INFO) found by the others, the other job's description
+# registered, and a destruct that meets too.
+nsof() { echo "drover-daemon.$(daemon_pid).$1-0"; } # job $1's namespace
+spanned() { # a span job's output, for the other job's namespace $1
+  shown test "$rc" -eq 0 -a "$(grep -c "^rank [01]: context 4294967296; members 4; their size 2; \
+their rank 0 says hello from $1 rank 0; destructed$" <<<"$out")" -eq 2
+}
+dr submit -n 2 --oversubscribe "$STORE" span span.a span.b
+spanner=$out
+ranks 2 span span.b span.a
+check "PMIx_Group_construct of two jobs: one context id, 4 members, the other's data" \
+  spanned "$(nsof "$spanner")"
+dr wait "$spanner"
+waited=$rc
+dr output "$spanner"
+rc=$waited
+check "... in the other job too" spanned "$(nsof $((spanner + 1)))"
+
 dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
 parter=$out
 ranks 4 part part.b part.a

@@ -18,6 +18,9 @@
  *   store-client connect NSPACE
  *       connects with the job NSPACE (PMIX_TIMEOUT 10) and prints
  *       "connect: STATUS".
+ *   store-client group NSPACE
+ *       constructs the group "probe" with the job NSPACE (PMIX_TIMEOUT
+ *       10) and prints "group: STATUS".
  *   store-client unpublish KEY [VALUE]
  *       publishes KEY (indef, VALUE or "soon gone"), then unpublishes it:
  *       prints "unpublished" or "unpublish failed: STATUS" (exit 1).
@@ -43,6 +46,16 @@
  *       2 after the second (the group still names the other job), 3
  *       after the destruct; each prints "rank R after WHEN: size N" or
  *       "rank R after WHEN: STATUS".
+ *   store-client span MINE THEIRS
+ *       rank 0 publishes the namespace as MINE, every rank looks THEIRS
+ *       up; then, with that job (running the same), every rank constructs
+ *       the group "span" of both jobs (a context id asked for; each rank
+ *       giving "span.says" = "hello from NSPACE rank R" in
+ *       PMIX_GROUP_INFO; PMIX_TIMEOUT 20), reads rank 0 of the other job's
+ *       greeting (qualified by the context id) and the other job's
+ *       PMIX_JOB_SIZE, and destructs the group: "rank R: context C;
+ *       members M; their size S; their rank 0 says G; destructed", or
+ *       "rank R: span failed: STATUS" (exit 1).
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -297,9 +310,17 @@ static int connect_to(const pmix_proc_t *me, char **argv)
     PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
     PMIX_LOAD_PROCID(&procs[1], argv[2], PMIX_RANK_WILDCARD);
     PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &timeout, PMIX_INT);
-    pmix_status_t rc = PMIx_Connect(procs, 2, &info, 1);
+    bool group = 0 == strcmp(argv[1], "group");
+    pmix_info_t *results = NULL;
+    size_t nresults = 0;
+    pmix_status_t rc = group
+                           ? PMIx_Group_construct("probe", procs, 2, &info, 1, &results, &nresults)
+                           : PMIx_Connect(procs, 2, &info, 1);
     PMIX_INFO_DESTRUCT(&info);
-    printf("connect: %s\n", PMIx_Error_string(rc));
+    if (NULL != results) {
+        PMIX_INFO_FREE(results, nresults);
+    }
+    printf("%s: %s\n", argv[1], PMIx_Error_string(rc));
     return PMIX_SUCCESS == rc ? 0 : 1;
 }
 
@@ -362,6 +383,99 @@ static int part(const pmix_proc_t *me, char **argv)
         say_size(me, 3, "the destruct", &procs[1]);
     } else {
         printf("rank %u: part failed: %s\n", me->rank, PMIx_Error_string(rc));
+    }
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
+/* What rank 0 of job gave the group of context id ctx (span.says), into
+ * text (size bytes). */
+static pmix_status_t their_greeting(const char *job, size_t ctx, char *text, size_t size)
+{
+    pmix_proc_t rank0;
+    pmix_info_t qual;
+    pmix_value_t *v = NULL;
+    PMIX_LOAD_PROCID(&rank0, job, 0);
+    PMIX_INFO_LOAD(&qual, PMIX_GROUP_CONTEXT_ID, &ctx, PMIX_SIZE);
+    PMIX_INFO_SET_QUALIFIER(&qual);
+    pmix_status_t rc = PMIx_Get(&rank0, "span.says", &qual, 1, &v);
+    PMIX_INFO_DESTRUCT(&qual);
+    if (PMIX_SUCCESS == rc && PMIX_STRING != v->type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        snprintf(text, size, "%s", v->data.string);
+    }
+    if (NULL != v) {
+        PMIX_VALUE_RELEASE(v);
+    }
+    return rc;
+}
+
+/* The group of this job and another: its context id and membership, what
+ * the other's rank 0 gave it, the other's size. */
+static int span(const pmix_proc_t *me, char **argv)
+{
+    pmix_proc_t procs[2];
+    pmix_nspace_t theirs;
+    pmix_info_t info[3], given;
+    pmix_info_t *results = NULL;
+    size_t nresults = 0, ctx = 0, members = 0;
+    pmix_value_t *size = NULL;
+    char says[PMIX_MAX_NSLEN + 64], heard[PMIX_MAX_NSLEN + 64] = "";
+    bool yes = true;
+    int timeout = 20;
+    PMIX_INFO_LOAD(&info[0], argv[2], me->nspace, PMIX_STRING);
+    pmix_status_t rc = 0 == me->rank ? PMIx_Publish(&info[0], 1) : PMIX_SUCCESS;
+    PMIX_INFO_DESTRUCT(&info[0]);
+    if (PMIX_SUCCESS == rc) {
+        rc = look_up_nspace(argv[3], theirs);
+    }
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&procs[1], theirs, PMIX_RANK_WILDCARD);
+    snprintf(says, sizeof(says), "hello from %s rank %u", me->nspace, me->rank);
+    PMIX_INFO_LOAD(&given, "span.says", says, PMIX_STRING);
+    pmix_data_array_t array = {.type = PMIX_INFO, .size = 1, .array = &given};
+    PMIX_INFO_LOAD(&info[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_GROUP_INFO, &array, PMIX_DATA_ARRAY);
+    PMIX_INFO_LOAD(&info[2], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Group_construct("span", procs, 2, info, 3, &results, &nresults);
+    }
+    for (size_t i = 0; i < 3; i++) {
+        PMIX_INFO_DESTRUCT(&info[i]);
+    }
+    PMIX_INFO_DESTRUCT(&given);
+    for (size_t i = 0; PMIX_SUCCESS == rc && i < nresults; i++) {
+        if (PMIX_CHECK_KEY(&results[i], PMIX_GROUP_CONTEXT_ID)) {
+            ctx = results[i].value.data.size;
+        } else if (PMIX_CHECK_KEY(&results[i], PMIX_GROUP_MEMBERSHIP)) {
+            members = results[i].value.data.darray->size;
+        }
+    }
+    if (NULL != results) {
+        PMIX_INFO_FREE(results, nresults);
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = their_greeting(theirs, ctx, heard, sizeof(heard));
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Get(&procs[1], PMIX_JOB_SIZE, NULL, 0, &size);
+    }
+    if (PMIX_SUCCESS == rc && PMIX_UINT32 != size->type) {
+        rc = PMIX_ERR_TYPE_MISMATCH;
+    }
+    if (PMIX_SUCCESS == rc) {
+        rc = PMIx_Group_destruct("span", NULL, 0);
+    }
+    if (PMIX_SUCCESS == rc) {
+        printf("rank %u: context %zu; members %zu; their size %u; their rank 0 says %s; "
+               "destructed\n",
+               me->rank, ctx, members, size->data.uint32, heard);
+    } else {
+        printf("rank %u: span failed: %s\n", me->rank, PMIx_Error_string(rc));
+    }
+    if (NULL != size) {
+        PMIX_VALUE_RELEASE(size);
     }
     return PMIX_SUCCESS == rc ? 0 : 1;
 }
@@ -441,9 +555,8 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(
-            stderr,
-            "usage: store-client publish|lookup|unpublish|meet|part|family ... (under drover)\n");
+        fprintf(stderr, "usage: store-client publish|lookup|unpublish|meet|part|span|family ... "
+                        "(under drover)\n");
         return 2;
     }
     int status = 2;
@@ -453,7 +566,7 @@ int main(int argc, char **argv)
         status = lookup(argc, argv);
     } else if (0 == strcmp(argv[1], "expose") && argc >= 5) {
         status = expose(&me, argv);
-    } else if (0 == strcmp(argv[1], "connect")) {
+    } else if (0 == strcmp(argv[1], "connect") || 0 == strcmp(argv[1], "group")) {
         status = connect_to(&me, argv);
     } else if (0 == strcmp(argv[1], "unpublish")) {
         status = unpublish(argc, argv);
@@ -461,6 +574,8 @@ int main(int argc, char **argv)
         status = meet(&me, argv);
     } else if (0 == strcmp(argv[1], "part") && argc >= 4) {
         status = part(&me, argv);
+    } else if (0 == strcmp(argv[1], "span") && argc >= 4) {
+        status = span(&me, argv);
     } else if (0 == strcmp(argv[1], "family")) {
         status = family(&me, argv);
     } else if (0 == strcmp(argv[1], "family-child")) {

@@ -228,21 +228,31 @@ static pmix_status_t group(pmix_group_operation_t op, char grp[], const pmix_pro
                            pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
     static size_t next_id = 1000;
-    pmix_info_t ctx;
+    pmix_info_t results[2];
+    const pmix_info_t *given = NULL;
     bool wanted = false;
 
     for (size_t i = 0; i < ndirs; i++) {
         if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
             wanted = PMIX_INFO_TRUE(&directives[i]);
+        } else if (PMIX_CHECK_KEY(&directives[i], PMIX_GROUP_ENDPT_DATA)) {
+            given = &directives[i];
         }
     }
     if (PMIX_GROUP_CONSTRUCT != op || !wanted) {
         return PMIX_OPERATION_SUCCEEDED;
     }
-    size_t id = next_id++;
-    PMIX_INFO_LOAD(&ctx, PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
-    cbfunc(PMIX_SUCCESS, &ctx, 1, cbdata, NULL, NULL);
-    PMIX_INFO_DESTRUCT(&ctx);
+    /* As a host across nodes would: the endpoint data of every server
+     * (here, the one) goes back with the context id. */
+    size_t id = next_id++, n = 0;
+    PMIX_INFO_LOAD(&results[n++], PMIX_GROUP_CONTEXT_ID, &id, PMIX_SIZE);
+    if (NULL != given) {
+        PMIX_INFO_XFER(&results[n++], given);
+    }
+    cbfunc(PMIX_SUCCESS, results, n, cbdata, NULL, NULL);
+    for (size_t i = 0; i < n; i++) {
+        PMIX_INFO_DESTRUCT(&results[i]);
+    }
     return PMIX_SUCCESS;
 }
 
