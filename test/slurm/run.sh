@@ -53,6 +53,24 @@ run() {
     echo "$out" >"$CLUSTER_DIR/$name.out"
 }
 
+# Open MPI 4.1.4 now and then crashes a rank inside MPI_Init across
+# nodes: a message from a rank that has left MPI_Init reaches one whose
+# ob1 handlers are not registered yet, a call through a NULL pointer (in
+# about 2 % of such steps here, seen in cores; as often with OpenPMIx
+# 4.2.2 as the library as with drover's). An Open MPI step that failed
+# with nothing but a rank's SIGSEGV (status 139) runs once more, and says
+# so. again_if_crashed FN NAME ARGS...: FN NAME ARGS..., perhaps twice.
+again_if_crashed() {
+    local fn=$1
+    "$@"
+    if [ "$rc" -eq 139 ] && grep -q "Segmentation fault" "$CLUSTER_DIR/$2.err"; then
+        echo "# $2: a rank crashed with SIGSEGV (Open MPI's race in MPI_Init): once more"
+        mv "$CLUSTER_DIR/$2.err" "$CLUSTER_DIR/$2.crashed.err"
+        shift
+        "$fn" "$@"
+    fi
+}
+
 # show NAME: what a failed run printed, as TAP comments.
 show() {
     tail -n 8 "$CLUSTER_DIR/$1.out" "$CLUSTER_DIR/$1.err" | sed 's/^/# /'
@@ -88,20 +106,20 @@ for nodes in 1 2 3; do
     ok=$?
     result $ok "PMIx program: put/fence/get across $nodes node(s), $ranks ranks served by $want_version's library ($served)"
     [ $ok -eq 0 ] || show "pmix$nodes"
-    run "mpi$nodes" -N "$nodes" -n "$ranks" "$MPI_SPAN" "$nodes"
+    again_if_crashed run "mpi$nodes" -N "$nodes" -n "$ranks" "$MPI_SPAN" "$nodes"
     [ "$rc" -eq 0 ] && grep -q "^PASS mpi_span" <<<"$out"
     ok=$?
     result $ok "Open MPI: collectives across $nodes node(s)"
     [ $ok -eq 0 ] || show "mpi$nodes"
 done
 
-OMPI_MCA_pmix_base_async_modex=1 run async -N 2 -n 4 "$MPI_SPAN" 2
+OMPI_MCA_pmix_base_async_modex=1 again_if_crashed run async -N 2 -n 4 "$MPI_SPAN" 2
 [ "$rc" -eq 0 ] && grep -q "^PASS mpi_span" <<<"$out"
 ok=$?
 result $ok "Open MPI with direct modex (pmix_base_async_modex=1) across 2 nodes"
 [ $ok -eq 0 ] || show async
 
-run abort -N 2 -n 4 "$MPI_SPAN" 2 abort 7
+again_if_crashed run abort -N 2 -n 4 "$MPI_SPAN" 2 abort 7
 [ "$rc" -eq 7 ] && [ "$secs" -le 20 ]
 ok=$?
 result $ok "MPI_Abort(7) on node 2: the step ends with 7 (got $rc in ${secs} s)"
@@ -118,7 +136,7 @@ result $ok "a rank killed on node 2: the step ends in seconds (status $rc in ${s
 [ $ok -eq 0 ] || [ "$mode" = openpmix ] || show kill
 
 if [ -n "${PYTHON:-}" ]; then
-    run python -N 2 -n 4 "$PYTHON" -c 'from mpi4py import MPI
+    again_if_crashed run python -N 2 -n 4 "$PYTHON" -c 'from mpi4py import MPI
 c = MPI.COMM_WORLD
 s = c.allreduce(c.rank + 1)
 names = set(c.allgather(MPI.Get_processor_name()))
@@ -135,8 +153,10 @@ fi
 allocated() {
     name=$1
     shift
+    t0=$(date +%s%N)
     out=$(cluster_salloc "$@" 2>"$CLUSTER_DIR/$name.err")
     rc=$?
+    secs=$((($(date +%s%N) - t0) / 1000000000))
     echo "$out" >"$CLUSTER_DIR/$name.out"
 }
 allocated alloc -N 2 -n 4 "$DROVER" run -n 4 "$PMIX_SPAN" 2
@@ -145,10 +165,10 @@ spread=$(sed -n 's/^rank [0-9]* on \(node[0-9]*\):.*/\1/p' <<<"$out" | sort -u |
 ok=$?
 result $ok "drover run -n 4 in a 2-node allocation: the ranks span both nodes"
 [ $ok -eq 0 ] || show alloc
-allocated alloc_abort -N 2 -n 4 "$DROVER" run -n 4 "$MPI_SPAN" 2 abort 7
-[ "$rc" -eq 7 ]
+again_if_crashed allocated alloc_abort -N 2 -n 4 "$DROVER" run -n 4 "$MPI_SPAN" 2 abort 7
+[ "$rc" -eq 7 ] && [ "$secs" -le 20 ]
 ok=$?
-result $ok "drover run in a 2-node allocation: MPI_Abort(7)'s code is the run's (got $rc)"
+result $ok "drover run in a 2-node allocation: MPI_Abort(7)'s code is the run's (got $rc in ${secs} s)"
 [ $ok -eq 0 ] || show alloc_abort
 allocated timeout_refused -N 2 -n 2 "$DROVER" run --timeout 30 -n 2 "$PMIX_SPAN" 2
 lines=$(grep -vc "^salloc: " "$CLUSTER_DIR/timeout_refused.err")
