@@ -171,20 +171,37 @@ void daemon_standby_child_setup(pid_t daemon)
     sigprocmask(SIG_SETMASK, &none, NULL);
 }
 
-/* The daemon's environment, with the standby's fd and its room for the
- * job's environment: the variable's value is spaces (ENV_SLACK + 1
- * bytes, filled here). NULL when memory runs out. */
-static char **standby_env(char *spaces)
+/* ROOM_ENV "=" and ENV_SLACK spaces, made once for the daemon's life (a
+ * standby is started after every job); NULL when memory runs out. */
+static const char *room_entry(void)
 {
-    memset(spaces, ' ', ENV_SLACK);
-    spaces[ENV_SLACK] = '\0';
-    char **env = launch_copy_env(environ);
-    char **with_fd = NULL == env ? NULL : launch_setenv(env, DAEMON_STANDBY_ENV, "3");
-    char **with_room = NULL == with_fd ? NULL : launch_setenv(with_fd, ROOM_ENV, spaces);
-    if (NULL == with_room) {
-        launch_free_env(NULL == with_fd ? env : with_fd);
+    static char *entry;
+    static const char name[] = ROOM_ENV "=";
+    if (NULL == entry && NULL != (entry = malloc(sizeof(name) + ENV_SLACK))) {
+        memcpy(entry, name, sizeof(name) - 1);
+        memset(entry + sizeof(name) - 1, ' ', ENV_SLACK);
+        entry[sizeof(name) - 1 + ENV_SLACK] = '\0';
     }
-    return with_room;
+    return entry;
+}
+
+/* The daemon's environment (its strings borrowed), with the standby's
+ * fd and room: NULL when memory runs out. */
+static char **standby_env(const char *room)
+{
+    size_t n = launch_env_count(environ), k = 0;
+    char **env = calloc(n + 3, sizeof(*env));
+    for (size_t i = 0; NULL != env && i < n; i++) {
+        if (0 != strncmp(environ[i], DAEMON_STANDBY_ENV "=", sizeof(DAEMON_STANDBY_ENV)) &&
+            0 != strncmp(environ[i], ROOM_ENV "=", sizeof(ROOM_ENV))) {
+            env[k++] = environ[i];
+        }
+    }
+    if (NULL != env) {
+        env[k++] = DAEMON_STANDBY_ENV "=3";
+        env[k] = (char *)room;
+    }
+    return env;
 }
 
 void daemon_standby_fill(daemon_standby_t *s)
@@ -193,14 +210,14 @@ void daemon_standby_fill(daemon_standby_t *s)
         return;
     }
     int sp[2];
-    char *spaces = malloc(ENV_SLACK + 1);
-    char **with_standby = NULL == spaces ? NULL : standby_env(spaces);
+    const char *room = room_entry();
+    char **with_standby = NULL == room ? NULL : standby_env(room);
     if (NULL == with_standby || 0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
-        launch_free_env(with_standby);
-        free(spaces);
+        free(with_standby);
         return;
     }
-    char *argv[] = {"drover", "run", spaces + ENV_SLACK - ARGS_PAD, NULL};
+    /* The padding argument: spaces of the room's. */
+    char *argv[] = {"drover", "run", (char *)room + strlen(room) - ARGS_PAD, NULL};
     s->args_room = proctitle_size(NULL, argv);
     s->env_room = proctitle_size(NULL, with_standby);
     pid_t daemon = getpid();
@@ -214,8 +231,7 @@ void daemon_standby_fill(daemon_standby_t *s)
         }
         _exit(LAUNCHER_EXIT_NOEXEC);
     }
-    launch_free_env(with_standby);
-    free(spaces);
+    free(with_standby);
     close(sp[1]);
     if (pid < 0) {
         close(sp[0]);
