@@ -557,10 +557,9 @@ static pmix_status_t group_fn(pmix_group_operation_t op, char grp[], const pmix_
                               size_t nprocs, const pmix_info_t directives[], size_t ndirs,
                               pmix_info_cbfunc_t cbfunc, void *cbdata)
 {
-    if (PMIX_GROUP_CONSTRUCT != op && PMIX_GROUP_DESTRUCT != op) {
-        return PMIX_ERR_NOT_SUPPORTED;
-    }
-    if (0 == nprocs || NULL == procs || NULL == grp) {
+    /* The library asks for nothing else. */
+    if ((PMIX_GROUP_CONSTRUCT != op && PMIX_GROUP_DESTRUCT != op) || 0 == nprocs ||
+        NULL == procs || NULL == grp) {
         return PMIX_ERR_BAD_PARAM;
     }
     request_t *r = data_request(

@@ -25,8 +25,9 @@
  *    qualifier finds it, as with OpenPMIx. What the local members gave
  *    goes to the host's group function as PMIX_GROUP_ENDPT_DATA (a byte
  *    object); a host that returns PMIX_GROUP_ENDPT_DATA (every server's,
- *    gathered) has its members get that instead of the local part alone. With PMIX_GROUP_OPTIONAL, members that went away
- *    before joining are left out instead of failing the construct.
+ *    gathered) has its members get that instead of the local part alone.
+ *    With PMIX_GROUP_OPTIONAL, members that went away before joining are
+ *    left out instead of failing the construct.
  *  - A member that leaves is removed and the others hear of it
  *    (PMIX_GROUP_LEFT); one that dies without leaving is removed too, and
  *    with PMIX_GROUP_NOTIFY_TERMINATION the others get
@@ -371,8 +372,8 @@ typedef struct group_op {
     pmix_status_t status;
     pmix_info_t *info;           /* a copy of the host's results */
     size_t ninfo;
-    pmix_info_t *given;          /* the directives and endpoint data, if the */
-    size_t ngiven;               /* host was given those rather than c->info */
+    pmix_info_t *given;          /* what the host was given instead of */
+    size_t ngiven;               /* c->info: it and the endpoint data */
 } group_op_t;
 
 static void op_free(group_op_t *op)
