@@ -49,8 +49,13 @@ bool procstat_read(long pid, char *state, long *ppid, long *pgrp)
 
 bool procstat_arg_env_bounds(uintptr_t bounds[4])
 {
-    char stat[1024];
+    /* 52 fields of at most 20 digits: the whole line fits, and a line
+     * cut short (no newline) is not read. */
+    char stat[2048];
     const char *p = fields_after_comm((long)getpid(), stat, sizeof(stat));
+    if (NULL != p && NULL == strchr(p, '\n')) {
+        return false;
+    }
     /* Past fields 3 to 47, each a space then the field. */
     for (int field = 3; NULL != p && field < FIELD_ARG_START; field++) {
         p = strchr(p + 1, ' ');

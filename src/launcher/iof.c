@@ -214,8 +214,9 @@ static void on_output(evutil_socket_t fd, short what, void *arg)
 {
     channel_t *ch = arg;
     /* Made at the first output: many processes write nothing. */
-    if (NULL == ch->buf) {
-        ch->buf = malloc(LINE_MAX_BYTES);
+    if (NULL == ch->buf && NULL == (ch->buf = malloc(LINE_MAX_BYTES))) {
+        fprintf(stderr, LAUNCHER_NAME ": out of memory: the output of rank %u is lost\n",
+                ch->owner->rank);
     }
     ssize_t n = NULL == ch->buf ? 0 : read(fd, ch->buf + ch->len, LINE_MAX_BYTES - ch->len);
     if (n < 0 && (EAGAIN == errno || EINTR == errno)) {

@@ -494,7 +494,10 @@ static pmix_status_t env_set_all(char ***env, const char *const vars[][2], size_
         return PMIX_ERR_NOMEM;
     }
     for (size_t j = 0; j < count; j++) {
-        for (size_t i = 0; 0 == strncmp(grown[j], "PMIX_", 5) && i < n; i++) {
+        if (0 != strncmp(grown[j], "PMIX_", 5)) {
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
             size_t len = strlen(vars[i][0]);
             if (!placed[i] && 0 == strncmp(grown[j], vars[i][0], len) && '=' == grown[j][len]) {
                 free(grown[j]);
