@@ -18,6 +18,7 @@
  *   daemon_spawn.c   the run's command line for a tool's spawn
  *   daemon_relay.c   tools' job control and queries a job's run answers
  *   daemon_groups.c  jobs' groups, shown to the tools as groups and sets
+ *   daemon_events.c  events whose range names processes of other jobs
  *   daemon_tools.c   submit, ps, wait, kill, output: PMIx tools
  *   daemon_client.c  `run --daemon`, and a job's report of its ranks
  *   daemon_store.c   publications shared by the daemon's jobs
@@ -618,6 +619,31 @@ void daemon_groups_job_ended(unsigned id);
  * calling the server). */
 void daemon_groups_forget(void);
 
+/* ---- daemon_events.c -------------------------------------------------- */
+
+/* The processes of info's PMIX_EVENT_CUSTOM_RANGE (borrowed), *n of
+ * them; NULL when there is none. */
+const pmix_proc_t *daemon_events_range(const pmix_info_t *info, size_t ninfo, size_t *n);
+
+/* In a daemon's job: the control socket's message carrying event code
+ * from source with info, in *msg (caller frees), *len bytes. */
+pmix_status_t daemon_events_message(pmix_status_t code, const pmix_proc_t *source,
+                                    const pmix_info_t *info, size_t ninfo, char **msg,
+                                    size_t *len);
+
+/* Whether a message of the control socket (len bytes) is one of those. */
+bool daemon_events_is_message(const char *msg, size_t len);
+
+/* In a daemon's job: the daemon passed on such a message; the run's
+ * server delivers the event to its clients in range. A malformed message
+ * is ignored. */
+void daemon_events_deliver(const char *msg, size_t len);
+
+/* Job from's run sent such a message: pass it on to the other running
+ * jobs with a process in its range. Ignored when malformed, or when its
+ * source is not a process of job from. */
+void daemon_events_forward(daemon_jobs_t *jobs, unsigned from, const char *msg, size_t len);
+
 /* ---- daemon_client.c: the hook of `drover run` ------------------------ */
 
 /* Whether this `drover run` goes through the daemon: --daemon or
@@ -641,6 +667,11 @@ void daemon_client_unwatch(void);
 /* In a daemon's job: tell the daemon that group name of the run's server
  * has these n members now (none: it is gone). */
 void daemon_client_group(const char *name, const pmix_proc_t *members, size_t n);
+
+/* In a daemon's job: pass event code from source to the daemon when its
+ * custom range (in info) names a process beyond the run. */
+void daemon_client_event(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                         size_t ninfo);
 
 /* In a daemon's job: tell the daemon the pid of each rank of the first
  * job, once they have started. */

@@ -139,9 +139,10 @@ static void dmodex_answered(pmix_status_t status, char *data, size_t size, void 
 }
 
 /* What the daemon says on the control socket, a message each:
- * "release RANK" or "release *"; "modex ID NSPACE RANK", another job
- * asking for the data of a process of this run; "jobctl" and "query", a
- * tool's request (daemon_relay.c). */
+ * "release RANK" or "release *"; "event", another job's event for
+ * processes of this run (daemon_events.c); "modex ID NSPACE RANK", another
+ * job asking for the data of a process of this run; "jobctl" and
+ * "query", a tool's request (daemon_relay.c). */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
     char small[PMIX_MAX_NSLEN + 64], nspace[PMIX_MAX_NSLEN + 1], *msg = small;
@@ -160,6 +161,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             release(job, PMIX_RANK_WILDCARD);
         } else if (1 == sscanf(msg, "release %u", &rank)) {
             release(job, rank);
+        } else if (daemon_events_is_message(msg, (size_t)n)) {
+            daemon_events_deliver(msg, (size_t)n);
         } else if (3 == sscanf(msg, "modex %lu %255s %u", &id, nspace, &rank)) {
             pmix_proc_t proc;
             PMIX_LOAD_PROCID(&proc, nspace, rank);
@@ -198,6 +201,25 @@ void daemon_client_group(const char *name, const pmix_proc_t *members, size_t n)
     char *msg;
     size_t len;
     if (control_fd >= 0 && PMIX_SUCCESS == daemon_groups_message(name, members, n, &msg, &len)) {
+        /* One message; a daemon gone is the run's end anyway. */
+        (void)send(control_fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
+        free(msg);
+    }
+}
+
+void daemon_client_event(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                         size_t ninfo)
+{
+    size_t n;
+    const pmix_proc_t *range = daemon_events_range(info, ninfo, &n);
+    bool beyond = false;
+    for (size_t i = 0; i < n && !beyond; i++) {
+        beyond = 0 != strncmp(range[i].nspace, prefix, strlen(prefix));
+    }
+    char *msg;
+    size_t len;
+    if (control_fd >= 0 && '\0' != prefix[0] && beyond &&
+        PMIX_SUCCESS == daemon_events_message(code, source, info, ninfo, &msg, &len)) {
         /* One message; a daemon gone is the run's end anyway. */
         (void)send(control_fd, msg, len, MSG_NOSIGNAL | MSG_DONTWAIT);
         free(msg);

@@ -367,7 +367,8 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
  * to another job's "modex" (daemon_modex.c), as long as its data;
  * "relayed ...", the answer to a tool's request (daemon_relay.c);
  * "group ...", a group of its ranks made, changed or gone
- * (daemon_groups.c); "exit STATUS", its exit status, known before its
+ * (daemon_groups.c); "event ...", an event for other jobs' processes
+ * (daemon_events.c); "exit STATUS", its exit status, known before its
  * teardown. */
 static void on_control(evutil_socket_t fd, short what, void *arg)
 {
@@ -391,6 +392,8 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
             daemon_relay_answered(msg, (size_t)n);
         } else if (daemon_groups_is_message(msg, (size_t)n)) {
             daemon_groups_update(job->jobs, job->id, msg, (size_t)n);
+        } else if (daemon_events_is_message(msg, (size_t)n)) {
+            daemon_events_forward(job->jobs, job->id, msg, (size_t)n);
         } else if (1 == sscanf(msg, "exit %u %n", &rank, &at) && at > 0 && rank <= 255) {
             job->jobs->exited(job->jobs->arg, job->id, (int)rank);
         }

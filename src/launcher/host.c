@@ -13,7 +13,9 @@
  *    need no state: fence_nb (on one node every participant is local, so
  *    the combined data is the data given: a copy is handed back with a
  *    release function) and notify_event (nothing beyond this node to
- *    reach).
+ *    reach), but for what the run passes on: a debugger's events, and
+ *    in a daemon's job the events for other jobs' processes
+ *    (daemon_events.c).
  *  - connect and disconnect, and group construct and destruct, come after
  *    the library has gathered the run's own participants; in a daemon's
  *    job, those of the other jobs named meet through the daemon
@@ -620,21 +622,38 @@ static void handle_ready(launcher_t *run, request_t *r)
     reply(r, PMIX_SUCCESS);
 }
 
+static void handle_event(launcher_t *run, request_t *r)
+{
+    daemon_client_event(r->status, &r->proc, r->info, r->ninfo);
+    reply(r, PMIX_SUCCESS);
+}
+
+/* Every process of the run is this server's own client: the library has
+ * delivered the event already. A debugger's release also continues the
+ * processes held at exec; a rank ready for a debugger is for the
+ * daemon's tools too when the run is a daemon's job; and in a daemon's
+ * job, a custom range may name other jobs' processes. */
+static request_fn_t passed_on(pmix_status_t code, pmix_data_range_t range)
+{
+    if (PMIX_DEBUGGER_RELEASE == code) {
+        return handle_release;
+    }
+    if (PMIX_READY_FOR_DEBUG == code) {
+        return handle_ready;
+    }
+    return PMIX_RANGE_CUSTOM == range && 0 != daemon_client_job() ? handle_event : NULL;
+}
+
 static pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t *source,
                                   pmix_data_range_t range, pmix_info_t info[], size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void *cbdata)
 {
-    /* Every process of the run is this server's own client: the library
-     * has delivered the event already. A debugger's release also
-     * continues the processes held at exec; a rank ready for a debugger
-     * is for the daemon's tools too when the run is a daemon's job. */
-    if (PMIX_DEBUGGER_RELEASE == code || PMIX_READY_FOR_DEBUG == code) {
-        request_t *r = data_request(PMIX_DEBUGGER_RELEASE == code ? handle_release : handle_ready,
-                                    source, NULL, info, ninfo, cbdata);
-        if (NULL != r) {
-            r->op_cb = cbfunc;
-            return enqueue(r);
-        }
+    request_fn_t handle = passed_on(code, range);
+    request_t *r = NULL == handle ? NULL : data_request(handle, source, NULL, info, ninfo, cbdata);
+    if (NULL != r) {
+        r->status = code;
+        r->op_cb = cbfunc;
+        return enqueue(r);
     }
     cbfunc(PMIX_SUCCESS, cbdata);
     return PMIX_SUCCESS;

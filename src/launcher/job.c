@@ -28,7 +28,10 @@
  *    client's request (PMIx_Job_control, PMIx_Abort's targets) is not a
  *    failure.
  *  - A reaped process is deregistered from the server at once, so a
- *    collective waiting for it fails instead of hanging.
+ *    collective waiting for it fails instead of hanging. The run waits
+ *    for those deregistrations before it says its status (run.c): what
+ *    the server raises for a process gone (a group's member failed) must
+ *    still reach the host.
  */
 #include <errno.h>
 #include <signal.h>
@@ -661,7 +664,15 @@ static void proc_ended(launcher_t *run, launcher_job_t *job, unsigned rank, int 
     run->nalive--;
     iof_exited(run->iof, p->stream);
     if (p->registered) {
-        PMIx_server_deregister_client(&proc, deregistered, NULL);
+        /* Counted: the run waits for them before it stops (run.c). */
+        if (NULL == run->reaped) {
+            run->reaped = host_op_begin();
+        }
+        if (NULL != run->reaped) {
+            run->nreaped++;
+        }
+        PMIx_server_deregister_client(&proc, NULL != run->reaped ? host_op_cbfunc : deregistered,
+                                      run->reaped);
         p->registered = false;
     }
     pubsub_forget(run->pubsub, &proc);

@@ -917,6 +917,8 @@ struct launcher {
     launcher_job_t **jobs;
     unsigned njobs;
     unsigned nalive;              /* processes of every job */
+    host_op_t *reaped;            /* the deregistrations of reaped processes */
+    unsigned nreaped;
     unsigned nlaunched;           /* ever, for node ranks and mapping */
     bool server_up;
     bool status_fixed;            /* the exit status is decided */

@@ -371,6 +371,13 @@ out:
         job_end_all(run, SIGKILL);
     }
     session_release_anchor(&run->session);
+    /* What the server does as a process goes (a group's member failed,
+     * for processes beyond the run: host.c) reaches the host before the
+     * run says its status and stops the server. */
+    if (NULL != run->reaped) {
+        host_op_wait(run->reaped, run->nreaped);
+        run->reaped = NULL;
+    }
     host_flush(run);
     /* The status is known: a daemon's `run --daemon` need not wait for
      * the rest. */

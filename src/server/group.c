@@ -33,7 +33,10 @@
  *    with PMIX_GROUP_NOTIFY_TERMINATION the others get
  *    PMIX_GROUP_MEMBER_FAILED. Group events go to non-default handlers
  *    only, as PMIx's do; members beyond this node hear them through the
- *    host's notify_event.
+ *    host's notify_event. Such an event the host passes in (a member
+ *    elsewhere left or failed) takes that member out of this server's
+ *    record as well, so that every server gathers the same members for
+ *    the destruct.
  *  - A host may know of groups built elsewhere (drover_server_define_group:
  *    the drover daemon shows its jobs' groups to its tools so), which
  *    only the queries see; and may watch the members of every group
@@ -708,6 +711,32 @@ void group_client_gone(server_client_t *client)
         }
     }
     invite_client_gone(client);
+}
+
+void group_heard(pmix_status_t code, const pmix_info_t *info, size_t ninfo)
+{
+    const pmix_value_t *id = directive_find(info, ninfo, PMIX_GROUP_ID);
+    const pmix_value_t *who = directive_find(info, ninfo, PMIX_EVENT_AFFECTED_PROC);
+    if ((PMIX_GROUP_LEFT != code && PMIX_GROUP_MEMBER_FAILED != code) || NULL == id ||
+        PMIX_STRING != id->type || NULL == id->data.string || NULL == who ||
+        PMIX_PROC != who->type || NULL == who->data.proc) {
+        return;
+    }
+    group_t **g = find(id->data.string);
+    const server_nspace_t *ns = nspace_find(who->data.proc->nspace);
+    /* Only a member another server had: this one's own clients leave and
+     * fail here, and tell the others so. */
+    if (NULL == *g || (*g)->defined || (NULL != ns && nspace_is_local(ns, who->data.proc->rank))) {
+        return;
+    }
+    for (size_t i = 0; i < (*g)->nmembers; i++) {
+        if (PMIX_CHECK_PROCID(&(*g)->members[i], who->data.proc) &&
+            PMIX_RANK_WILDCARD != (*g)->members[i].rank) {
+            /* The event itself is what the members here hear. */
+            remove_member(g, who->data.proc, PMIX_SUCCESS);
+            return;
+        }
+    }
 }
 
 void group_clear_all(void)

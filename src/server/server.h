@@ -590,6 +590,10 @@ void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *n
 
 /* A client is gone: out of its groups, invitations and pending joins. */
 void group_client_gone(server_client_t *client);
+/* The host tells of event code: a member beyond this node that left a
+ * group or failed (PMIX_GROUP_LEFT, PMIX_GROUP_MEMBER_FAILED) is taken
+ * out of this server's record of the group too. */
+void group_heard(pmix_status_t code, const pmix_info_t *info, size_t ninfo);
 void invite_client_gone(server_client_t *client);
 void group_clear_all(void);
 void invite_clear_all(void);

@@ -5,7 +5,9 @@
 # when a job ends without joining or at the timeout; a standalone run's
 # connect with a job it spawned; the other job forgotten by a run once no
 # connect or group of its ranks names it); PMIx_Group_construct across jobs
-# (one context id, the members' data, the other job registered); a lookup
+# (one context id, the members' data, the other job registered; a member's
+# leave and end heard by the other job's members); an application's event
+# for another job's process; a lookup
 # waiting for a later publish,
 # each persistence rule, ranges that stay in their run; the journal: a
 # daemon killed with SIGKILL and started again keeps the INDEF
@@ -159,6 +161,37 @@ waited=$rc
 dr output "$spanner"
 rc=$waited
 check "... in the other job too" spanned "$(nsof $((spanner + 1)))"
+
+# A member of a group of two jobs leaves, and the other job's members hear
+# it (PMIX_GROUP_LEFT); its job's last member ends without leaving, and
+# they hear it fail (PMIX_GROUP_MEMBER_FAILED, the group made with
+# PMIX_GROUP_NOTIFY_TERMINATION); then they destruct the group, which no
+# longer names the other job's processes.
+dr submit -n 2 --oversubscribe "$STORE" leave leave.a leave.b stay
+stayer=$out
+ranks 2 leave leave.b leave.a go
+check "a member of a group of two jobs leaves it; its own job's other member hears it" \
+  shown test "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = "rank 0: heard rank 1 leave|rank 1: left|"
+dr wait "$stayer"
+waited=$rc
+dr output "$stayer"
+rc=$waited
+check "... so do the other job's members, then the last member's end, and they destruct the group" \
+  shown test "$rc" -eq 0 -a "$(grep -c "^rank [01]: their rank 1 left; their rank 0 failed; destructed$" <<<"$out")" -eq 2
+
+# An event of the application's (PMIx_Notify_event), its custom range a
+# process of another job: that process hears it, with its source and info.
+dr submit -n 1 "$STORE" poke poke.a receive
+poked=$out
+job poke poke.a send
+check "PMIx_Notify_event with a custom range of another job's process: raised" \
+  shown test "$rc" -eq 0 -a "$out" = "poke: SUCCESS"
+dr wait "$poked"
+waited=$rc
+dr output "$poked"
+rc=$waited
+check "... and heard there, from its source, with its info" \
+  shown test "$rc" -eq 0 -a "$out" = "poked by $(nsof $((poked + 1))) rank 0: hello"
 
 dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
 parter=$out

@@ -56,12 +56,29 @@
  *       PMIX_JOB_SIZE, and destructs the group: "rank R: context C;
  *       members M; their size S; their rank 0 says G; destructed", or
  *       "rank R: span failed: STATUS" (exit 1).
+ *   store-client leave MINE THEIRS stay|go
+ *       as span, with the group "leaving" (PMIX_GROUP_NOTIFY_TERMINATION,
+ *       no context id), every rank listening for PMIX_GROUP_LEFT and
+ *       PMIX_GROUP_MEMBER_FAILED. In the job told "go", rank 1 leaves the
+ *       group ("rank 1: left") and rank 0, once it has heard that, says
+ *       "rank 0: heard rank 1 leave" and ends without leaving. In the job
+ *       told "stay", each rank waits for both events (up to 20 s) and
+ *       destructs the group: "rank R: their rank 1 left; their rank 0
+ *       failed; destructed", or "rank R: leave failed: WHAT" (exit 1).
+ *   store-client poke KEY send|receive
+ *       a job of 1. "receive" listens for the event POKE, publishes its
+ *       namespace as KEY and waits for the event (up to 20 s): "poked by
+ *       NSPACE rank R: WORD" (its source, and its "poke.word"), or "not
+ *       poked" (exit 1). "send" looks KEY up and raises POKE with
+ *       "poke.word" = "hello", its range (PMIX_EVENT_CUSTOM_RANGE) that
+ *       job's rank 0: "poke: STATUS".
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
  *       the parent prints "family connected after S s; child size N;
  *       disconnected", or "family failed: STATUS" (exit 1).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,6 +497,188 @@ static int span(const pmix_proc_t *me, char **argv)
     return PMIX_SUCCESS == rc ? 0 : 1;
 }
 
+/* What a rank heard of the group "leaving" (from the handler's thread). */
+static pthread_mutex_t heard_lock = PTHREAD_MUTEX_INITIALIZER;
+static pmix_proc_t left, failed;
+static bool heard_left, heard_failed;
+
+static void leaving_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                          pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    const pmix_proc_t *affected = NULL;
+    bool ours = false;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) && PMIX_PROC == info[i].value.type) {
+            affected = info[i].value.data.proc;
+        } else if (PMIX_CHECK_KEY(&info[i], PMIX_GROUP_ID) && PMIX_STRING == info[i].value.type) {
+            ours = 0 == strcmp(info[i].value.data.string, "leaving");
+        }
+    }
+    pthread_mutex_lock(&heard_lock);
+    if (ours && NULL != affected && PMIX_GROUP_LEFT == status) {
+        left = *affected;
+        heard_left = true;
+    } else if (ours && NULL != affected && PMIX_GROUP_MEMBER_FAILED == status) {
+        failed = *affected;
+        heard_failed = true;
+    }
+    pthread_mutex_unlock(&heard_lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Whether what is wanted was heard within 20 s. */
+static bool heard(bool want_failed)
+{
+    for (int i = 0; i < 2000; i++) {
+        pthread_mutex_lock(&heard_lock);
+        bool done = heard_left && (heard_failed || !want_failed);
+        pthread_mutex_unlock(&heard_lock);
+        if (done) {
+            return true;
+        }
+        usleep(10000);
+    }
+    return false;
+}
+
+/* A member of a group of two jobs leaves, another ends: the other job's
+ * members hear both and destruct the group without them. */
+static int leave(const pmix_proc_t *me, char **argv)
+{
+    pmix_status_t codes[] = {PMIX_GROUP_LEFT, PMIX_GROUP_MEMBER_FAILED};
+    pmix_proc_t procs[2];
+    pmix_nspace_t theirs;
+    pmix_info_t info[2];
+    bool go = 0 == strcmp(argv[4], "go"), yes = true;
+    int timeout = 20;
+    const char *what = "register";
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 2, NULL, 0, leaving_event, NULL, NULL);
+    rc = rc >= 0 ? PMIX_SUCCESS : rc;
+    PMIX_INFO_LOAD(&info[0], argv[2], me->nspace, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && 0 == me->rank) {
+        what = "publish";
+        rc = PMIx_Publish(&info[0], 1);
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    if (PMIX_SUCCESS == rc) {
+        what = "lookup";
+        rc = look_up_nspace(argv[3], theirs);
+    }
+    PMIX_LOAD_PROCID(&procs[0], me->nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&procs[1], theirs, PMIX_RANK_WILDCARD);
+    PMIX_INFO_LOAD(&info[0], PMIX_GROUP_NOTIFY_TERMINATION, &yes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &timeout, PMIX_INT);
+    if (PMIX_SUCCESS == rc) {
+        what = "construct";
+        rc = PMIx_Group_construct("leaving", procs, 2, info, 2, NULL, NULL);
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (PMIX_SUCCESS != rc) {
+        printf("rank %u: leave failed: %s %s\n", me->rank, what, PMIx_Error_string(rc));
+        return 1;
+    }
+    if (go && 1 == me->rank) {
+        rc = PMIx_Group_leave("leaving", NULL, 0);
+        printf("rank 1: %s\n", PMIX_SUCCESS == rc ? "left" : PMIx_Error_string(rc));
+        return PMIX_SUCCESS == rc ? 0 : 1;
+    }
+    pmix_proc_t their1, their0, mine1;
+    PMIX_LOAD_PROCID(&their1, theirs, 1);
+    PMIX_LOAD_PROCID(&their0, theirs, 0);
+    PMIX_LOAD_PROCID(&mine1, me->nspace, 1);
+    if (go) {
+        bool ok = heard(false) && PMIX_CHECK_PROCID(&left, &mine1);
+        printf("rank 0: %s\n", ok ? "heard rank 1 leave" : "did not hear rank 1 leave");
+        return ok ? 0 : 1;
+    }
+    if (!heard(true)) {
+        printf("rank %u: leave failed: heard%s%s\n", me->rank, heard_left ? " the leave" : "",
+               heard_failed ? " the failure" : "");
+        return 1;
+    }
+    if (!PMIX_CHECK_PROCID(&left, &their1) || !PMIX_CHECK_PROCID(&failed, &their0)) {
+        printf("rank %u: leave failed: %s:%u left, %s:%u failed\n", me->rank, left.nspace,
+               left.rank, failed.nspace, failed.rank);
+        return 1;
+    }
+    rc = PMIx_Group_destruct("leaving", NULL, 0);
+    if (PMIX_SUCCESS != rc) {
+        printf("rank %u: leave failed: destruct %s\n", me->rank, PMIx_Error_string(rc));
+        return 1;
+    }
+    printf("rank %u: their rank 1 left; their rank 0 failed; destructed\n", me->rank);
+    return 0;
+}
+
+/* A code of the application's own, below PMIx's. */
+#define POKE (PMIX_EXTERNAL_ERR_BASE - 42)
+
+static pmix_proc_t poker;
+static char poke_word[64];
+static bool poked;
+
+static void poke_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                       pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                       pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    pthread_mutex_lock(&heard_lock);
+    poker = *source;
+    for (size_t i = 0; i < ninfo; i++) {
+        if (PMIX_CHECK_KEY(&info[i], "poke.word") && PMIX_STRING == info[i].value.type) {
+            snprintf(poke_word, sizeof(poke_word), "%s", info[i].value.data.string);
+        }
+    }
+    poked = true;
+    pthread_mutex_unlock(&heard_lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* An event of the application's, from a process of one job to one of
+ * another. */
+static int poke(const pmix_proc_t *me, char **argv)
+{
+    pmix_info_t info[2];
+    pmix_proc_t target;
+    pmix_status_t code = POKE;
+    if (0 == strcmp(argv[3], "send")) {
+        pmix_status_t rc = look_up_nspace(argv[2], target.nspace);
+        target.rank = 0;
+        PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &target, PMIX_PROC);
+        PMIX_INFO_LOAD(&info[1], "poke.word", "hello", PMIX_STRING);
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Notify_event(POKE, NULL, PMIX_RANGE_CUSTOM, info, 2, NULL, NULL);
+        }
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+        printf("poke: %s\n", PMIx_Error_string(rc));
+        return PMIX_SUCCESS == rc ? 0 : 1;
+    }
+    pmix_status_t rc = PMIx_Register_event_handler(&code, 1, NULL, 0, poke_event, NULL, NULL);
+    PMIX_INFO_LOAD(&info[0], argv[2], me->nspace, PMIX_STRING);
+    if (rc >= 0) {
+        rc = PMIx_Publish(&info[0], 1);
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    for (int i = 0; PMIX_SUCCESS == rc && i < 2000; i++) {
+        pthread_mutex_lock(&heard_lock);
+        bool done = poked;
+        pthread_mutex_unlock(&heard_lock);
+        if (done) {
+            printf("poked by %s rank %u: %s\n", poker.nspace, poker.rank, poke_word);
+            return 0;
+        }
+        usleep(10000);
+    }
+    printf("not poked\n");
+    return 1;
+}
+
 /* Connect the parent's job and the child's; the child comes late. */
 static pmix_status_t connect_family(const char *parent, const char *child, unsigned delay)
 {
@@ -555,8 +754,9 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(stderr, "usage: store-client publish|lookup|unpublish|meet|part|span|family ... "
-                        "(under drover)\n");
+        fprintf(stderr,
+                "usage: store-client publish|lookup|unpublish|meet|part|span|leave|poke|family ... "
+                "(under drover)\n");
         return 2;
     }
     int status = 2;
@@ -576,6 +776,10 @@ int main(int argc, char **argv)
         status = part(&me, argv);
     } else if (0 == strcmp(argv[1], "span") && argc >= 4) {
         status = span(&me, argv);
+    } else if (0 == strcmp(argv[1], "leave") && argc >= 5) {
+        status = leave(&me, argv);
+    } else if (0 == strcmp(argv[1], "poke") && argc >= 4) {
+        status = poke(&me, argv);
     } else if (0 == strcmp(argv[1], "family")) {
         status = family(&me, argv);
     } else if (0 == strcmp(argv[1], "family-child")) {
