@@ -21,9 +21,10 @@
  *    leader gets PMIX_ERR_TIMEOUT and those who accepted
  *    PMIX_GROUP_CONSTRUCT_ABORT. So does the leader's death (the invited
  *    processes then get PMIX_GROUP_LEADER_FAILED).
- *  - Invitations are kept by the leader's server: a process invited by a
- *    leader on another node hears of it through the host's events, but its
- *    answer waits here for an invitation that this server never sees.
+ *  - Invitations are kept by the leader's server, so they stay among its
+ *    own processes: an INVITE naming another server's process, or a JOIN
+ *    naming another server's leader, is PMIX_ERR_NOT_SUPPORTED at once
+ *    rather than an answer that would never come.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -226,6 +227,13 @@ static void apply(invite_t *inv, join_t *j)
     }
 }
 
+/* Whether proc is one of this server's own processes. */
+static bool here(const pmix_proc_t *proc)
+{
+    const server_nspace_t *ns = nspace_find(proc->nspace);
+    return NULL != ns && nspace_is_local(ns, proc->rank);
+}
+
 static bool meant_for(const join_t *j, const invite_t *inv)
 {
     return 0 == strcmp(j->name, inv->name) &&
@@ -281,6 +289,10 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
     for (size_t i = 0; i < inv->ninvited; i++) {
         if (PMIX_RANK_WILDCARD == inv->invited[i].rank) {
             rc = PMIX_ERR_BAD_PARAM;
+            goto done;
+        }
+        if (!here(&inv->invited[i])) {
+            rc = PMIX_ERR_NOT_SUPPORTED;
             goto done;
         }
         if (!PMIX_CHECK_PROCID(&inv->invited[i], &peer->proc)) {
@@ -370,6 +382,10 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
     }
     if (NULL == j->name || '\0' == j->name[0] || 1 < nleader) {
         rc = PMIX_ERR_BAD_PARAM;
+        goto fail;
+    }
+    if (1 == nleader && !here(&leader[0])) {
+        rc = PMIX_ERR_NOT_SUPPORTED;
         goto fail;
     }
     if (j->accept && PMIX_SUCCESS != (rc = group_pack_given(&j->given, &peer->proc, info, ninfo))) {

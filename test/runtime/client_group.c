@@ -276,6 +276,17 @@ static void invitation(void)
     size_t ctx;
 
     PMIX_LOAD_PROCID(&leader, me.nspace, 0);
+    /* Invitations stay among the server's own processes: one of a
+     * namespace this server does not run is refused at once, either way. */
+    pmix_proc_t far;
+    PMIX_LOAD_PROCID(&far, "elsewhere", 0);
+    if (0 == me.rank) {
+        CHECK_RC(PMIx_Group_invite("g.far", &far, 1, NULL, 0, &results, &nresults),
+                 PMIX_ERR_NOT_SUPPORTED, "invite of another server's process");
+    } else if (3 == me.rank) {
+        CHECK_RC(PMIx_Group_join("g.far", &far, PMIX_GROUP_ACCEPT, NULL, 0, &results, &nresults),
+                 PMIX_ERR_NOT_SUPPORTED, "join of another server's leader");
+    }
     if (0 == me.rank) {
         for (pmix_rank_t r = 1; r < 4; r++) {
             PMIX_LOAD_PROCID(&invited[r - 1], me.nspace, r);
