@@ -41,7 +41,8 @@
  *    of its ranks, up to the tools (daemon_groups.c); and the run's
  *    exit status once its ranks have ended, before its teardown, which
  *    goes to the exited callback (for `run --daemon`). The job still
- *    ends when its run is reaped.
+ *    ends when its run is reaped, and what the run said on the socket
+ *    before it ended is read then (the reap may come first).
  *  - A submitted job's run is traced (`--trace jobs/<id>/trace.json`, by
  *    the state directory's absolute path), for `drover trace JOB`; a
  *    --trace of the submitter's own comes after it and wins.
@@ -369,17 +370,18 @@ static void on_report(evutil_socket_t fd, short what, void *arg)
  * "group ...", a group of its ranks made, changed or gone
  * (daemon_groups.c); "event ...", an event for other jobs' processes
  * (daemon_events.c); "exit STATUS", its exit status, known before its
- * teardown. */
-static void on_control(evutil_socket_t fd, short what, void *arg)
+ * teardown. One message: false when there was none (or the run hung up,
+ * which ends the watch). */
+static bool take_control(djob_t *job)
 {
-    djob_t *job = arg;
+    int fd = job->control_w;
     char small[128], *msg = small;
-    ssize_t n = recv((int)fd, NULL, 0, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
+    ssize_t n = recv(fd, NULL, 0, MSG_DONTWAIT | MSG_PEEK | MSG_TRUNC);
     if (n >= (ssize_t)sizeof(small) && NULL == (msg = malloc((size_t)n + 1))) {
         msg = small;
     }
     size_t size = small == msg ? sizeof(small) : (size_t)n + 1;
-    n = recv((int)fd, msg, size - 1, MSG_DONTWAIT);
+    n = recv(fd, msg, size - 1, MSG_DONTWAIT);
     unsigned rank;
     int at = 0;
     if (n > 0) {
@@ -403,6 +405,12 @@ static void on_control(evutil_socket_t fd, short what, void *arg)
     if (small != msg) {
         free(msg);
     }
+    return n > 0;
+}
+
+static void on_control(evutil_socket_t fd, short what, void *arg)
+{
+    take_control(arg);
 }
 
 /* The pipe the run reports its ranks on (fd 3 in the run), and the
@@ -572,12 +580,14 @@ static void trim_kept(daemon_jobs_t *jobs)
 
 static void ended(daemon_jobs_t *jobs, djob_t *job, int status)
 {
-    /* What the run wrote before it ended comes first. */
+    /* What the run wrote or said before it ended comes first. */
     if (NULL != job->output) {
         daemon_output_drain(job->output);
     }
     if (job->report_fd >= 0) {
         read_report(job, true);
+    }
+    while (NULL != job->control_ev && take_control(job)) {
     }
     job->state = JOB_ENDED;
     job->status = status;
