@@ -21,7 +21,8 @@
  *    that member out of its own record of the group.
  *  - Other ranges stay within the run, as before: an event meant for
  *    every job (PMIX_RANGE_SESSION, _GLOBAL) would reach jobs that never
- *    asked for it, and Open MPI's default handlers abort on errors.
+ *    asked for it, whose default handlers may well take an error code as
+ *    fatal.
  */
 #include <stdlib.h>
 #include <string.h>
