@@ -91,6 +91,23 @@ bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key)
     return NULL != v && PMIX_CHECK_TRUE(v);
 }
 
+const pmix_proc_t *directive_procs(const pmix_info_t *info, size_t ninfo, const char *key,
+                                   size_t *n)
+{
+    const pmix_value_t *v = directive_find(info, ninfo, key);
+    *n = 0;
+    if (NULL != v && PMIX_PROC == v->type && NULL != v->data.proc) {
+        *n = 1;
+        return v->data.proc;
+    }
+    if (NULL != v && PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
+        PMIX_PROC == v->data.darray->type && NULL != v->data.darray->array) {
+        *n = v->data.darray->size;
+        return v->data.darray->array;
+    }
+    return NULL;
+}
+
 static bool rank_names(pmix_rank_t rank, const pmix_proc_t *proc)
 {
     return PMIX_RANK_WILDCARD == rank || rank == proc->rank;

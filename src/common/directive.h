@@ -28,6 +28,12 @@ const pmix_value_t *directive_find(const pmix_info_t *info, size_t ninfo, const 
  * occurrence decides; absent is false). */
 bool directive_flag(const pmix_info_t *info, size_t ninfo, const char *key);
 
+/* The processes of the first info named key (PMIX_EVENT_CUSTOM_RANGE,
+ * say): one PMIX_PROC or a PMIX_PROC array, borrowed from info, *n of
+ * them; NULL with *n 0 when it is absent or of another type. */
+const pmix_proc_t *directive_procs(const pmix_info_t *info, size_t ninfo, const char *key,
+                                   size_t *n);
+
 /* Whether a debugger directive's value (PMIX_DEBUG_STOP_IN_INIT,
  * _ON_EXEC, _IN_APP) names proc, in any of the standard's forms: a bool
  * (true: every rank), a pmix_rank_t (PMIX_RANK_WILDCARD: every rank), a

@@ -621,10 +621,6 @@ void daemon_groups_forget(void);
 
 /* ---- daemon_events.c -------------------------------------------------- */
 
-/* The processes of info's PMIX_EVENT_CUSTOM_RANGE (borrowed), *n of
- * them; NULL when there is none. */
-const pmix_proc_t *daemon_events_range(const pmix_info_t *info, size_t ninfo, size_t *n);
-
 /* In a daemon's job: the control socket's message carrying event code
  * from source with info, in *msg (caller frees), *len bytes. */
 pmix_status_t daemon_events_message(pmix_status_t code, const pmix_proc_t *source,

@@ -211,7 +211,7 @@ void daemon_client_event(pmix_status_t code, const pmix_proc_t *source, const pm
                          size_t ninfo)
 {
     size_t n;
-    const pmix_proc_t *range = daemon_events_range(info, ninfo, &n);
+    const pmix_proc_t *range = directive_procs(info, ninfo, PMIX_EVENT_CUSTOM_RANGE, &n);
     bool beyond = false;
     for (size_t i = 0; i < n && !beyond; i++) {
         beyond = 0 != strncmp(range[i].nspace, prefix, strlen(prefix));

@@ -35,22 +35,6 @@
 
 static const pmix_data_type_t types[3] = {PMIX_STATUS, PMIX_PROC, PMIX_INFO};
 
-const pmix_proc_t *daemon_events_range(const pmix_info_t *info, size_t ninfo, size_t *n)
-{
-    const pmix_value_t *v = directive_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
-    *n = 0;
-    if (NULL != v && PMIX_PROC == v->type && NULL != v->data.proc) {
-        *n = 1;
-        return v->data.proc;
-    }
-    if (NULL != v && PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
-        PMIX_PROC == v->data.darray->type && NULL != v->data.darray->array) {
-        *n = v->data.darray->size;
-        return v->data.darray->array;
-    }
-    return NULL;
-}
-
 /* ---- the run's side ------------------------------------------------------ */
 
 pmix_status_t daemon_events_message(pmix_status_t code, const pmix_proc_t *source,
@@ -110,7 +94,8 @@ void daemon_events_forward(daemon_jobs_t *jobs, unsigned from, const char *msg, 
     const pmix_proc_t *source = values[1].data.darray->array;
     const pmix_data_array_t *info = values[2].data.darray;
     size_t n;
-    const pmix_proc_t *range = daemon_events_range(info->array, info->size, &n);
+    const pmix_proc_t *range =
+        directive_procs(info->array, info->size, PMIX_EVENT_CUSTOM_RANGE, &n);
     unsigned *sent = daemon_connect_owner(jobs, source->nspace) == from && n > 0
                          ? calloc(n, sizeof(*sent))
                          : NULL;

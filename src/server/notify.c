@@ -19,6 +19,7 @@
  */
 #include <stdlib.h>
 
+#include "directive.h"
 #include "pmix.h"
 #include "server.h"
 #include "server_entry.h"
@@ -32,28 +33,6 @@ static bool in_list(const pmix_proc_t *procs, size_t n, const pmix_proc_t *p)
         }
     }
     return false;
-}
-
-/* The processes of a PMIX_EVENT_CUSTOM_RANGE value (borrowed). */
-static const pmix_proc_t *custom_range(const pmix_info_t *info, size_t ninfo, size_t *n)
-{
-    for (size_t i = 0; i < ninfo; i++) {
-        const pmix_value_t *v = &info[i].value;
-        if (!PMIX_CHECK_KEY(&info[i], PMIX_EVENT_CUSTOM_RANGE)) {
-            continue;
-        }
-        if (PMIX_PROC == v->type && NULL != v->data.proc) {
-            *n = 1;
-            return v->data.proc;
-        }
-        if (PMIX_DATA_ARRAY == v->type && NULL != v->data.darray &&
-            PMIX_PROC == v->data.darray->type) {
-            *n = v->data.darray->size;
-            return v->data.darray->array;
-        }
-    }
-    *n = 0;
-    return NULL;
 }
 
 static bool in_range(const pmix_proc_t *target, const pmix_proc_t *source,
@@ -78,7 +57,7 @@ void notify_deliver(pmix_status_t code, const pmix_proc_t *source, pmix_data_ran
 {
     pmix_data_buffer_t event;
     size_t ncustom;
-    const pmix_proc_t *custom = custom_range(info, ninfo, &ncustom);
+    const pmix_proc_t *custom = directive_procs(info, ninfo, PMIX_EVENT_CUSTOM_RANGE, &ncustom);
 
     PMIX_DATA_BUFFER_CONSTRUCT(&event);
     if (PMIX_SUCCESS != PMIx_Data_pack(NULL, &event, &code, 1, PMIX_STATUS) ||
