@@ -136,8 +136,7 @@ pmix_status_t group_expand(const pmix_proc_t *procs, size_t n, pmix_proc_t **out
     return PMIX_SUCCESS;
 }
 
-/* Whether every process named runs on this node. */
-static bool all_local(const pmix_proc_t *procs, size_t n)
+bool group_all_local(const pmix_proc_t *procs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const server_nspace_t *ns = nspace_find(procs[i].nspace);
@@ -182,7 +181,7 @@ void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *n
         PMIx_Info_xfer(&info[n++], &extra[i]);
     }
     notify_deliver(code, source, PMIX_RANGE_CUSTOM, info, n, NULL);
-    if (NULL != server.host.notify_event && !all_local(targets, ntargets)) {
+    if (NULL != server.host.notify_event && !group_all_local(targets, ntargets)) {
         server.host.notify_event(code, source, PMIX_RANGE_CUSTOM, info, n, host_notified, NULL);
     }
     PMIX_INFO_FREE(info, 3 + nextra);
@@ -450,7 +449,7 @@ static void start(collective_t *c)
     void (*done)(collective_t *, pmix_status_t, const pmix_info_t *, size_t, bool) =
         construct ? construct_done : destruct_done;
     const group_t *g = construct ? NULL : *find(c->name);
-    bool here = all_local(c->procs, c->nprocs);
+    bool here = group_all_local(c->procs, c->nprocs);
     bool local = construct ? directive_flag(c->info, c->ninfo, PMIX_GROUP_LOCAL_ONLY) || here
                            : NULL == g || g->local;
     group_op_t *op;
@@ -723,10 +722,9 @@ void group_heard(pmix_status_t code, const pmix_info_t *info, size_t ninfo)
         return;
     }
     group_t **g = find(id->data.string);
-    const server_nspace_t *ns = nspace_find(who->data.proc->nspace);
     /* Only a member another server had: this one's own clients leave and
      * fail here, and tell the others so. */
-    if (NULL == *g || (*g)->defined || (NULL != ns && nspace_is_local(ns, who->data.proc->rank))) {
+    if (NULL == *g || (*g)->defined || group_all_local(who->data.proc, 1)) {
         return;
     }
     for (size_t i = 0; i < (*g)->nmembers; i++) {

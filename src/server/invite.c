@@ -227,13 +227,6 @@ static void apply(invite_t *inv, join_t *j)
     }
 }
 
-/* Whether proc is one of this server's own processes. */
-static bool here(const pmix_proc_t *proc)
-{
-    const server_nspace_t *ns = nspace_find(proc->nspace);
-    return NULL != ns && nspace_is_local(ns, proc->rank);
-}
-
 static bool meant_for(const join_t *j, const invite_t *inv)
 {
     return 0 == strcmp(j->name, inv->name) &&
@@ -291,7 +284,7 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
             rc = PMIX_ERR_BAD_PARAM;
             goto done;
         }
-        if (!here(&inv->invited[i])) {
+        if (!group_all_local(&inv->invited[i], 1)) {
             rc = PMIX_ERR_NOT_SUPPORTED;
             goto done;
         }
@@ -384,7 +377,7 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
         rc = PMIX_ERR_BAD_PARAM;
         goto fail;
     }
-    if (1 == nleader && !here(&leader[0])) {
+    if (1 == nleader && !group_all_local(leader, 1)) {
         rc = PMIX_ERR_NOT_SUPPORTED;
         goto fail;
     }

@@ -582,6 +582,10 @@ pmix_status_t group_pack_results(pmix_data_buffer_t *body, const char *name,
                                  const pmix_proc_t *members, size_t nmembers, size_t context_id,
                                  const pmix_info_t *extra, size_t nextra);
 
+/* Whether every process named (a wildcard rank: all of its job) runs
+ * here, as a client of this server. */
+bool group_all_local(const pmix_proc_t *procs, size_t n);
+
 /* Raise group event code from source for targets (non-default handlers,
  * PMIX_GROUP_ID name, then extra), here and through the host beyond. */
 void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *name,
