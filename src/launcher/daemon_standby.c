@@ -7,13 +7,14 @@
  *    (daemon_standby_child_setup: its own process group,
  *    PR_SET_PDEATHSIG, default signals), `drover run` with
  *    DAEMON_STANDBY_ENV naming its end of a socket pair (fd 3). It loads
- *    its libraries and the node's topology (mapping_preload), then waits
- *    for one message: "job CWD NARGS RUN-ARGS... ENV..." with the job's
- *    five or six fds (stdin, stdout, stderr, report, control, and a
+ *    its libraries, every symbol bound (drover.c), and the node's topology
+ *    (mapping_preload), grows and touches its heap (heap_warm.h), then
+ *    waits for one message: "job CWD NARGS RUN-ARGS... ENV..." with the
+ *    job's five or six fds (stdin, stdout, stderr, report, control, and a
  *    submitted job's output frames): what the daemon would otherwise give
  *    the exec of a run (daemon_jobs.c). It makes them its fds 0-5, its
- *    working directory and its environment and goes on
- *    as that run, with those arguments. The job's pid is the standby's,
+ *    working directory and its environment and goes on as that run, with
+ *    those arguments. The job's pid is the standby's,
  *    so waitpid, kill, ps and the journal see no difference.
  *  - What the standby did before its job must not depend on the job.
  *    The topology does not (--use-hwthread-cpus picks its slot type
@@ -50,6 +51,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +62,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "heap_warm.h"
 #include "launcher.h"
 
 extern char **environ;
@@ -76,6 +79,9 @@ extern char **environ;
  * keeps the latter. */
 #define ARGS_ROOM 8192
 #define ENV_SLACK 16384
+/* What a standby's heap is grown to before its job comes: what an
+ * 8-rank job's run took, 0.45 MiB. */
+#define STANDBY_HEAP (512 * 1024)
 /* The padding argument's length: with "drover" and "run", ARGS_ROOM. */
 #define ARGS_PAD (ARGS_ROOM - sizeof("drover") - sizeof("run") - 1)
 #define ROOM_ENV "DROVER_STANDBY_ROOM"
@@ -433,6 +439,11 @@ int daemon_standby_take_job(int *argc, char ***argv)
     if (hold_job_fds() && NULL != session_prepared_dir()) {
         (void)run_prestart(session_prepared_dir());
     }
+    /* The heap a job's run grows to before its ranks start, grown and
+     * touched while waiting (the server's thread did its own), and kept:
+     * trimmed only beyond twice that. */
+    mallopt(M_TRIM_THRESHOLD, 2 * STANDBY_HEAP);
+    heap_warm(STANDBY_HEAP);
     int rc = daemon_wire_recv(sock, &job);
     int err = errno;
     close(sock);

@@ -18,7 +18,10 @@
  *  - The module is loaded with lazy binding, as the libraries of an
  *    executable are (RTLD_NOW would bind every call of libpmix, libevent
  *    and hwloc up front: 0.3 ms more for each command), and never
- *    unloaded: its threads and handlers live until the process ends.
+ *    unloaded: its threads and handlers live until the process ends. A
+ *    daemon's standby binds them all up front: it has the time while it
+ *    waits, and its job would otherwise bind a symbol at each first call
+ *    (0.1 ms of CPU before its ranks start).
  */
 #include <dlfcn.h>
 #include <limits.h>
@@ -76,7 +79,8 @@ static void *load_module(void)
     }
     bool found = (NULL != slash && module_in(path, dir)) || module_in(path, DROVER_CLI_INSTALL_DIR);
     const char *where = found ? path : CLI_MODULE;
-    void *module = dlopen(where, RTLD_LAZY | RTLD_LOCAL);
+    int binding = NULL != getenv(DAEMON_STANDBY_ENV) ? RTLD_NOW : RTLD_LAZY;
+    void *module = dlopen(where, binding | RTLD_LOCAL);
     if (NULL == module) {
         fprintf(stderr, "drover: cannot load %s: %s\n", where, dlerror());
     }

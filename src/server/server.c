@@ -23,6 +23,7 @@
 
 #include "drover.h"
 #include "eventq.h"
+#include "heap_warm.h"
 #include "pmix.h"
 #include "role.h"
 #include "server.h"
@@ -132,8 +133,15 @@ static bool progress_once(void *arg)
     return stopping;
 }
 
+/* What the thread's heap_warm touches: about what a small job's
+ * registration takes, and under the default trim threshold, so it stays. */
+#define THREAD_HEAP_WARM (96 * 1024)
+
 static void *progress_thread(void *arg)
 {
+    /* Its arena and first pages now, not in the first registration, which
+     * a host waits for before it launches. */
+    heap_warm(THREAD_HEAP_WARM);
     while (!stopping) {
         event_base_loop(server.base, EVLOOP_ONCE);
         /* The other participants of a collective usually follow within
