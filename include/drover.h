@@ -509,6 +509,13 @@ PMIX_EXPORT const drover_attribute_t *drover_attribute_at(size_t index);
  * is left open and *env may have gained some of the variables. */
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi(const pmix_proc_t *proc, char ***env, int *fd);
 
+/* PMIx_server_init attribute (uint32 n): the host will serve PMI
+ * processes (drover_server_setup_pmi and the like), n of them first. The
+ * server then opens its PMI_PORT listener (127.0.0.1) and makes the
+ * socket pairs of those n (64 at most) at init, rather than while setting
+ * them up, which a launch waits for. */
+#define DROVER_SERVER_PMI_PROCS "drover.srv.pmi_procs"
+
 /* drover_server_setup_pmi for nprocs processes at once, procs[i] with
  * envs[i] and fds[i], in one trip to the server's thread (a launch of
  * many processes waits for it once). On failure nothing is left open:
@@ -521,7 +528,10 @@ PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs(const pmix_proc_t *procs
  * rest, in turn after what was asked of it before (a registration made
  * with a callback), then calls cbfunc (required) with the status. Until
  * then procs, envs and fds are the library's. On failure, returned or
- * called back, nothing is left open: every fds[i] is -1. */
+ * called back, nothing is left open: every fds[i] is -1. The server
+ * starts reading its ends of the pairs just after the callback (what a
+ * process sends first waits in its socket); an end it cannot read (out
+ * of memory) it closes, and that process finds its connection closed. */
 PMIX_EXPORT pmix_status_t drover_server_setup_pmi_procs_nb(const pmix_proc_t *procs,
                                                            size_t nprocs, char ***envs, int *fds,
                                                            pmix_op_cbfunc_t cbfunc, void *cbdata);

@@ -4,7 +4,10 @@
  * Design notes:
  *  - The eventfd is only a doorbell: the queue itself is a list under a
  *    mutex, taken whole by the woken thread, so a burst of posts costs
- *    one wake-up and runs in the order it came.
+ *    one wake-up and runs in the order it came. Only a post to an empty
+ *    queue rings it (a launch posts a dozen in a row, each ring a system
+ *    call): the thread reads the doorbell before it takes the list, so a
+ *    post it has not taken has always rung since.
  *  - Posting never runs the work in the poster's thread, even when that
  *    is the woken thread itself: a caller never sees its own callback run
  *    inside its call.
@@ -55,14 +58,17 @@ pmix_status_t eventq_post(eventq_t *q, void (*fn)(void *arg), void *arg)
         free(item);
         return PMIX_ERR_INIT;
     }
-    if (NULL == q->tail) {
+    bool was_empty = NULL == q->tail;
+    if (was_empty) {
         q->head = item;
     } else {
         q->tail->next = item;
     }
     q->tail = item;
     pthread_mutex_unlock(&q->lock);
-    eventq_wake(q);
+    if (was_empty) {
+        eventq_wake(q);
+    }
     return PMIX_SUCCESS;
 }
 

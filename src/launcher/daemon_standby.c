@@ -8,14 +8,15 @@
  *    PR_SET_PDEATHSIG, default signals), `drover run` with
  *    DAEMON_STANDBY_ENV naming its end of a socket pair (fd 3). It loads
  *    its libraries, every symbol bound (drover.c), and the node's topology
- *    (mapping_preload), grows and touches its heap (heap_warm.h), then
- *    waits for one message: "job CWD NARGS RUN-ARGS... ENV..." with the
- *    job's five or six fds (stdin, stdout, stderr, report, control, and a
- *    submitted job's output frames): what the daemon would otherwise give
- *    the exec of a run (daemon_jobs.c). It makes them its fds 0-5, its
- *    working directory and its environment and goes on as that run, with
- *    those arguments. The job's pid is the standby's,
- *    so waitpid, kill, ps and the journal see no difference.
+ *    (mapping_preload), grows and touches its heap (heap_warm.h) and
+ *    makes its first ranks' output pipes (iof.c), then waits for one
+ *    message: "job CWD NARGS RUN-ARGS... ENV..." with the job's five or
+ *    six fds (stdin, stdout, stderr, report, control, and a submitted
+ *    job's output frames): what the daemon would otherwise give the exec
+ *    of a run (daemon_jobs.c). It makes them its fds 0-5, its working
+ *    directory and its environment and goes on as that run, with those
+ *    arguments. The job's pid is the standby's, so waitpid, kill, ps and
+ *    the journal see no difference.
  *  - What the standby did before its job must not depend on the job.
  *    The topology does not (--use-hwthread-cpus picks its slot type
  *    later), nor where drover's libpmix is, nor the session
@@ -438,6 +439,8 @@ int daemon_standby_take_job(int *argc, char ***argv)
     (void)launch_libpmix_dir();
     if (hold_job_fds() && NULL != session_prepared_dir()) {
         (void)run_prestart(session_prepared_dir());
+        /* Above the fds held for the job's. */
+        iof_pipes_ahead(2 * STANDBY_RANKS_AHEAD);
     }
     /* The heap a job's run grows to before its ranks start, grown and
      * touched while waiting (the server's thread did its own), and kept:

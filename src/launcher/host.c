@@ -961,7 +961,7 @@ pmix_status_t host_start(launcher_t *run, const host_setup_t *setup)
     /* The library shares drover's topology rather than loading its own:
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
-    pmix_info_t info[6];
+    pmix_info_t info[7];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, setup->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, setup->tmpdir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
@@ -971,7 +971,12 @@ pmix_status_t host_start(launcher_t *run, const host_setup_t *setup)
     /* drover forks every client: only that process may claim its rank. */
     bool yes = true;
     PMIX_INFO_LOAD(&info[3], DROVER_SERVER_CLIENT_PIDS, &yes, PMIX_BOOL);
-    size_t ninfo = 4;
+    /* Every rank is set up for PMI (job.c): the port and the first
+     * ranks' socket pairs are made now, not in the launch (a standby's
+     * server is started ahead). */
+    uint32_t pmi_procs = setup->pmi_procs;
+    PMIX_INFO_LOAD(&info[4], DROVER_SERVER_PMI_PROCS, &pmi_procs, PMIX_UINT32);
+    size_t ninfo = 5;
     static drover_server_trace_t trace_hook = {.record = trace_forward};
     if (setup->traced) {
         trace_hook.arg = run;

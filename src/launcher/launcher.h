@@ -347,6 +347,10 @@ iof_t *iof_create(struct event_base *base, bool tag_output, void (*closed)(void 
  * caller's. */
 void iof_send_frames(iof_t *iof, int fd);
 
+/* Make n pipes now, for the next iof_prepare calls to take (a daemon's
+ * standby, before its job comes); those left are closed with the iof. */
+void iof_pipes_ahead(unsigned n);
+
 /* Make the pipes of rank of the run's job index job (0: the first; with
  * --tag-output its lines are tagged "[rank] ", or "[job.rank] "); fds
  * receives the descriptors the child must dup2 onto 0, 1 and 2 (all
@@ -639,6 +643,8 @@ typedef struct host_setup {
     bool daemon_job;    /* a daemon's job: other jobs, the daemon's tools */
     bool traced;        /* what clients ask goes to run->trace, there now
                          * or set later (with __atomic_store_n) */
+    unsigned pmi_procs; /* the ranks about to start: their PMI socket
+                         * pairs are made with the server */
 } host_setup_t;
 
 /* Start the server library with drover's module. Returns PMIX_SUCCESS or
@@ -943,6 +949,11 @@ double run_now(void);
  * thread exists (limits_reserve): a larger job grows the table later,
  * which then waits for the kernel (RCU) at each doubling. */
 #define STANDBY_RESERVED_RANKS 256
+
+/* The ranks whose output pipes and PMI socket pairs a standby makes
+ * before its job comes (a launch waits for them otherwise); a larger job
+ * makes the rest as it launches. */
+#define STANDBY_RANKS_AHEAD 8
 
 /* A daemon's standby (daemon_standby.c): this process's run gets its
  * topology, event loop and server before its job comes, the server in

@@ -266,7 +266,8 @@ static int server_start(launcher_t *run)
     free(run->server_dir);
     host_setup_t setup = {.tmpdir = run->session.dir,
                           .daemon_job = daemon_client_job() > 0,
-                          .traced = NULL != run->trace};
+                          .traced = NULL != run->trace,
+                          .pmi_procs = run->opts->nranks};
     if (NULL == (run->server_dir = strdup(run->session.dir))) {
         fprintf(stderr, LAUNCHER_NAME ": out of memory\n");
         return LAUNCHER_EXIT_FAILURE;
@@ -486,7 +487,8 @@ int run_prestart(const char *session_dir)
     run_init(run);
     /* The server's thread is about to exist: see limits_reserve. */
     limits_reserve(STANDBY_RESERVED_RANKS);
-    host_setup_t setup = {.tmpdir = session_dir, .daemon_job = true, .traced = true};
+    host_setup_t setup = {.tmpdir = session_dir, .daemon_job = true, .traced = true,
+                          .pmi_procs = STANDBY_RANKS_AHEAD};
     prestarted = 0 == mapping_load(&run->topo, false) && 0 == loop_create(run) &&
                  NULL != (run->server_dir = strdup(session_dir)) &&
                  PMIX_SUCCESS == host_start(run, &setup);

@@ -466,57 +466,6 @@ PMIX_EXPORT pmix_status_t PMIx_server_register_client(const pmix_proc_t *proc, u
 /* The variables PMIx_server_setup_fork sets: all named "PMIX_...". */
 #define FORK_VARS 12
 
-/* Set each vars[i][0]=vars[i][1] in the NULL-terminated array *env, in
- * one pass over it (a launch sets them for every process): a name already
- * there is replaced where it is, the others are added at the end. On
- * failure *env is as it was. */
-static pmix_status_t env_set_all(char ***env, const char *const vars[][2], size_t n)
-{
-    char *entries[FORK_VARS];
-    bool placed[FORK_VARS] = {false};
-    for (size_t i = 0; i < n; i++) {
-        if (asprintf(&entries[i], "%s=%s", vars[i][0], vars[i][1]) < 0) {
-            while (i-- > 0) {
-                free(entries[i]);
-            }
-            return PMIX_ERR_NOMEM;
-        }
-    }
-    size_t count = 0;
-    while (NULL != *env && NULL != (*env)[count]) {
-        count++;
-    }
-    char **grown = realloc(*env, (count + n + 1) * sizeof(*grown));
-    if (NULL == grown) {
-        for (size_t i = 0; i < n; i++) {
-            free(entries[i]);
-        }
-        return PMIX_ERR_NOMEM;
-    }
-    for (size_t j = 0; j < count; j++) {
-        if (0 != strncmp(grown[j], "PMIX_", 5)) {
-            continue;
-        }
-        for (size_t i = 0; i < n; i++) {
-            size_t len = strlen(vars[i][0]);
-            if (!placed[i] && 0 == strncmp(grown[j], vars[i][0], len) && '=' == grown[j][len]) {
-                free(grown[j]);
-                grown[j] = entries[i];
-                placed[i] = true;
-                break;
-            }
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        if (!placed[i]) {
-            grown[count++] = entries[i];
-        }
-    }
-    grown[count] = NULL;
-    *env = grown;
-    return PMIX_SUCCESS;
-}
-
 PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char ***env)
 {
     if (!server.initialized) {
@@ -543,7 +492,7 @@ PMIX_EXPORT pmix_status_t PMIx_server_setup_fork(const pmix_proc_t *proc, char *
         {"PMIX_SYSTEM_TMPDIR", server.tmpdir},
         {"PMIX_VERSION", "4.2.2"},
     };
-    return env_set_all(env, vars, FORK_VARS);
+    return env_set_all(env, "PMIX_", vars, FORK_VARS);
 }
 
 typedef struct pids_op {

@@ -29,6 +29,7 @@
  *    fence, is there.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -684,9 +685,10 @@ typedef struct setup_batch {
     void *cbdata;
 } setup_batch_t;
 
-static pmix_status_t setup_one(setup_op_t *op)
+/* What op's variables need: its job's size, preputs, the port and an id
+ * on it. */
+static pmix_status_t prepare_one(setup_op_t *op)
 {
-    int fd = op->fd;
     pmix_status_t rc;
 
     op->size = job_u32(op->proc.nspace, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
@@ -699,8 +701,7 @@ static pmix_status_t setup_one(setup_op_t *op)
         return rc;
     }
     snprintf(op->address, sizeof(op->address), "%s", pmi_port_address());
-    op->fd = -1;
-    return attach(&op->proc, fd);
+    return PMIX_SUCCESS;
 }
 
 /* The variables hydra gives, and PMI_PORT and PMI_ID, for op, whose
@@ -713,14 +714,10 @@ static pmix_status_t export_vars(const setup_op_t *op, int fd, char ***env)
     snprintf(rank, sizeof(rank), "%u", op->proc.rank);
     snprintf(nprocs, sizeof(nprocs), "%u", op->size);
     snprintf(id, sizeof(id), "%u", op->id);
-    const char *vars[][2] = {{"PMI_FD", fdnum},         {"PMI_JOBID", nspace},
-                             {"PMI_RANK", rank},        {"PMI_SIZE", nprocs},
-                             {"PMI_PORT", op->address}, {"PMI_ID", id}};
-    pmix_status_t rc = PMIX_SUCCESS;
-    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]) && PMIX_SUCCESS == rc; i++) {
-        rc = pmix_setenv(vars[i][0], vars[i][1], true, env);
-    }
-    return rc;
+    const char *const vars[][2] = {{"PMI_FD", fdnum},         {"PMI_JOBID", nspace},
+                                   {"PMI_RANK", rank},        {"PMI_SIZE", nprocs},
+                                   {"PMI_PORT", op->address}, {"PMI_ID", id}};
+    return env_set_all(env, "PMI_", vars, sizeof(vars) / sizeof(vars[0]));
 }
 
 /* The ends of the first n pairs of b still open, closed. */
@@ -738,16 +735,14 @@ static void close_pairs(setup_batch_t *b, size_t n)
     }
 }
 
-/* In the progress thread: each process's job size, preputs, port and id,
- * its server end served, and its variables. Should one fail, closing
- * the processes' ends closes the ends served. */
-static pmix_status_t setup_in_thread(void *arg)
+/* In the progress thread: each process's variables. Should one fail,
+ * every pair is closed. */
+static pmix_status_t prepare_all(setup_batch_t *b)
 {
-    setup_batch_t *b = arg;
     pmix_status_t rc = PMIX_SUCCESS;
 
     for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
-        rc = setup_one(&b->ops[i]);
+        rc = prepare_one(&b->ops[i]);
     }
     for (size_t i = 0; i < b->n && PMIX_SUCCESS == rc; i++) {
         rc = export_vars(&b->ops[i], b->fds[i], &b->envs[i]);
@@ -758,13 +753,90 @@ static pmix_status_t setup_in_thread(void *arg)
     return rc;
 }
 
+/* In the progress thread: every server end served (taken over, closed
+ * if it cannot be: its process then finds its connection closed). The
+ * first failure. */
+static pmix_status_t serve_all(setup_batch_t *b)
+{
+    pmix_status_t first = PMIX_SUCCESS;
+    for (size_t i = 0; i < b->n; i++) {
+        int fd = b->ops[i].fd;
+        b->ops[i].fd = -1;
+        pmix_status_t rc = attach(&b->ops[i].proc, fd);
+        first = PMIX_SUCCESS == first ? rc : first;
+    }
+    return first;
+}
+
+/* A caller waits: all done, or nothing left open. */
+static pmix_status_t setup_in_thread(void *arg)
+{
+    setup_batch_t *b = arg;
+    pmix_status_t rc = prepare_all(b);
+    if (PMIX_SUCCESS == rc && PMIX_SUCCESS != (rc = serve_all(b))) {
+        /* The host's ends closed close the ends served. */
+        close_pairs(b, b->n);
+    }
+    return rc;
+}
+
+/* The host launches on the answer, which is given before the ends are
+ * served (an 8-rank launch waited 0.07 ms more for that): what a process
+ * sends meanwhile waits in its socket. */
 static void setup_posted(void *arg)
 {
     setup_batch_t *b = arg;
-    pmix_status_t rc = setup_in_thread(b);
+    pmix_status_t rc = prepare_all(b);
     b->cbfunc(rc, b->cbdata);
+    if (PMIX_SUCCESS == rc) {
+        (void)serve_all(b);
+    }
     free(b->ops);
     free(b);
+}
+
+/* Socket pairs made at init for the host's first PMI processes
+ * (DROVER_SERVER_PMI_PROCS), taken from the end by any host thread. */
+#define PAIRS_AHEAD_MAX 64
+static pthread_mutex_t ahead_lock = PTHREAD_MUTEX_INITIALIZER;
+static int ahead[PAIRS_AHEAD_MAX][2];
+static unsigned nahead;
+
+pmix_status_t pmi_pairs_ahead(uint32_t n)
+{
+    pthread_mutex_lock(&ahead_lock);
+    while (nahead < n && nahead < PAIRS_AHEAD_MAX &&
+           0 == socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ahead[nahead])) {
+        nahead++;
+    }
+    bool made = nahead >= n || nahead == PAIRS_AHEAD_MAX;
+    pthread_mutex_unlock(&ahead_lock);
+    return made ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
+}
+
+void pmi_pairs_close(void)
+{
+    pthread_mutex_lock(&ahead_lock);
+    while (nahead > 0) {
+        nahead--;
+        close(ahead[nahead][0]);
+        close(ahead[nahead][1]);
+    }
+    pthread_mutex_unlock(&ahead_lock);
+}
+
+/* socketpair for a PMI process, or one made ahead. */
+static int take_pair(int sv[2])
+{
+    pthread_mutex_lock(&ahead_lock);
+    bool taken = nahead > 0;
+    if (taken) {
+        nahead--;
+        sv[0] = ahead[nahead][0];
+        sv[1] = ahead[nahead][1];
+    }
+    pthread_mutex_unlock(&ahead_lock);
+    return taken ? 0 : socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
 }
 
 /* What a process given no environment reads: it must outlive the call
@@ -799,8 +871,7 @@ static pmix_status_t setup_procs(const pmix_proc_t *procs, size_t nprocs, char *
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; i < nprocs; i++) {
         int sv[2] = {-1, -1};
-        if (PMIX_SUCCESS == rc &&
-            0 != socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv)) {
+        if (PMIX_SUCCESS == rc && 0 != take_pair(sv)) {
             rc = PMIX_ERR_OUT_OF_RESOURCE;
         }
         ops[i] = (setup_op_t){.proc = procs[i], .fd = sv[0],

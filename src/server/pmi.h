@@ -114,9 +114,6 @@ pmix_status_t pmi_adopt(int fd, const pmix_proc_t *proc, uid_t uid, gid_t gid);
 
 /* ---- pmi_port.c --------------------------------------------------------- */
 
-/* Listen on 127.0.0.1 (once; later calls succeed at once). */
-pmix_status_t pmi_port_open(void);
-
 /* "127.0.0.1:<port>" for PMI_PORT; "" before pmi_port_open. Static. */
 const char *pmi_port_address(void);
 

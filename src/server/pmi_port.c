@@ -5,7 +5,9 @@
  *
  * Design notes:
  *  - The port listens on 127.0.0.1 only, opened at the first process set
- *    up for PMI; it closes with the server.
+ *    up for PMI, or at init when the host says it will have such
+ *    processes (DROVER_SERVER_PMI_PROCS: drover's runs, whose launch would
+ *    otherwise wait for it); it closes with the server.
  *  - Any local user can reach a TCP port, so a connection is trusted with
  *    nothing until it is identified, and then twice over: its PMI_ID must
  *    be one handed out (random, so not guessed from a rank), and the

@@ -168,6 +168,10 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
             server.me.rank = v->data.rank;
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_CLIENT_PIDS)) {
             server.client_pids = PMIX_INFO_TRUE(&info[i]);
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_PMI_PROCS) &&
+                   PMIX_UINT32 == v->type) {
+            server.pmi_early = true;
+            server.pmi_procs_early = v->data.uint32;
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_TRACE) && PMIX_POINTER == v->type &&
                    NULL != v->data.ptr) {
             server.trace = *(const drover_server_trace_t *)v->data.ptr;
@@ -243,15 +247,23 @@ PMIX_EXPORT pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_in
     if (PMIX_SUCCESS != (rc = listener_start())) {
         goto fail;
     }
+    /* Before the thread runs the loop the listener joins. */
+    if (server.pmi_early && (PMIX_SUCCESS != (rc = pmi_port_open()) ||
+                             PMIX_SUCCESS != (rc = pmi_pairs_ahead(server.pmi_procs_early)))) {
+        goto fail_listening;
+    }
     server.initialized = true;
     if (0 != pthread_create(&server.thread, NULL, progress_thread, NULL)) {
         server.initialized = false;
-        listener_stop();
         rc = PMIX_ERR_OUT_OF_RESOURCE;
-        goto fail;
+        goto fail_listening;
     }
     return PMIX_SUCCESS;
 
+fail_listening:
+    pmi_pairs_close();
+    pmi_port_close();
+    listener_stop();
 fail:
     release_state();
     role_release(ROLE_SERVER);
@@ -270,6 +282,7 @@ static pmix_status_t shut_down(void *arg)
     pset_clear_all();
     attrs_clear_all();
     credential_clear();
+    pmi_pairs_close();
     pmi_port_close();
     listener_stop();
     store_clear(&server.data);

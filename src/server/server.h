@@ -150,6 +150,8 @@ typedef struct server_state {
     hashmap_t nspaces;           /* name -> server_nspace_t * */
     store_t data;                /* registrations and committed data */
     bool client_pids;            /* DROVER_SERVER_CLIENT_PIDS */
+    bool pmi_early;              /* DROVER_SERVER_PMI_PROCS given */
+    uint32_t pmi_procs_early;    /* its value */
     drover_server_trace_t trace; /* DROVER_SERVER_TRACE; record NULL: off */
     drover_server_groups_t groups; /* DROVER_SERVER_GROUPS; changed NULL: off */
     int refusal_log;             /* DROVER_SERVER_REFUSAL_LOG, or -1 */
@@ -521,8 +523,32 @@ void pmi_peer_closed(server_peer_t *peer);
  * (libevent cannot watch one socket edge- and level-triggered at once). */
 void pmi_output_waits(server_peer_t *peer);
 
+/* Listen on 127.0.0.1 for PMI_PORT (once; later calls succeed at once):
+ * at init when the host asks (DROVER_SERVER_PMI_PROCS), else for the first
+ * PMI process. Before the progress thread runs, or in it. */
+pmix_status_t pmi_port_open(void);
+
+/* Make the socket pairs of the next n PMI processes (at init, when the
+ * host asks). */
+pmix_status_t pmi_pairs_ahead(uint32_t n);
+
+/* Close the pairs made ahead and not taken (finalize). */
+void pmi_pairs_close(void);
+
 /* Stop serving PMI_PORT (finalize). */
 void pmi_port_close(void);
+
+/* ---- env_set.c --------------------------------------------------------- */
+
+/* The most variables one env_set_all sets. */
+#define ENV_SET_MAX 12
+
+/* Set each vars[i][0]=vars[i][1], every name beginning with prefix, in
+ * the NULL-terminated array *env, in one pass over it: a name already
+ * there is replaced where it is, the others are added at the end. On
+ * failure (PMIX_ERR_NOMEM, PMIX_ERR_BAD_PARAM beyond ENV_SET_MAX) *env is
+ * as it was. */
+pmix_status_t env_set_all(char ***env, const char *prefix, const char *const vars[][2], size_t n);
 
 /* ---- credential.c ----------------------------------------------------- */
 
