@@ -12,9 +12,10 @@
  *    process, for service managers. Either way the log is daemon.log.
  *  - Every connection's peer credentials are checked before anything is
  *    read: another uid, root included, is refused and the refusal logged.
- *  - Job history and INDEF publications go to the journal
+ *  - Job history and INDEF publications are written to the journal
  *    (daemon_journal.c) before the request is answered, and come back
- *    when a daemon starts: jobs that were running then are "lost".
+ *    when a daemon starts: jobs that were running then are "lost". The
+ *    journal's thread puts them on disk; the loop never waits for that.
  *  - Two sockets: the daemon's own (daemon.sock) for `daemon status`,
  *    `stop` and `run --daemon`, which hands over file descriptors; and the
  *    PMIx server's (daemon_pmix.c) for the tools: submit, ps, wait, kill,
@@ -650,6 +651,10 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
             return -1;
         }
     }
+    /* Before the journal's and the server's threads: room for the
+     * descriptors of max_jobs jobs' connections, pipes and tools
+     * (limits.c says why). */
+    limits_reserve(max_jobs * 2);
     size_t dropped = 0;
     if (NULL == (d->journal = daemon_journal_open(d->dirfd, replayed, d, &dropped))) {
         fprintf(stderr, DAEMON_NAME ": cannot open %s/" DAEMON_JOURNAL ": %s\n", d->dir,
@@ -668,9 +673,6 @@ static int set_up_loop(daemon_t *d, unsigned max_jobs)
         return -1;
     }
     daemon_jobs_keep_restored(d->jobs);
-    /* Before the server's thread: room for the descriptors of max_jobs
-     * jobs' connections, pipes and tools (limits.c says why). */
-    limits_reserve(max_jobs * 2);
     daemon_pmix_host_t host = {.jobs = d->jobs, .dir = d->dir, .logfd = d->logfd,
                                .spawned = tool_spawned, .arg = d};
     return daemon_pmix_start(&host, d->base, d->dirfd, d->nspace);

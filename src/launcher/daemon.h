@@ -409,8 +409,9 @@ typedef int (*daemon_journal_live_fn)(void *arg, int fd, size_t *size);
 daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, void *arg,
                                       size_t *dropped);
 
-/* Append a record and wait until it is on disk. 0, or -1 with errno (and
- * nothing of the record kept). */
+/* Append a record: written when this returns, on disk soon after (the
+ * journal's thread syncs it). 0, or -1 with errno (and nothing of the
+ * record kept). */
 int daemon_journal_append(daemon_journal_t *j, char *const *words, size_t nwords);
 
 bool daemon_journal_wants_compaction(const daemon_journal_t *j);

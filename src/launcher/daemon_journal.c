@@ -6,17 +6,23 @@
  *    mode 0600). A record is an 8-byte header, its payload's length and
  *    the payload's CRC-32 (both little-endian), then the payload: a list
  *    of NUL-terminated words, as on the wire (docs/protocol.md).
- *  - An append returns once the record is on disk (fdatasync): the daemon
- *    acknowledges a request only after that, so a crash loses nothing
- *    acknowledged. A crash mid-write leaves a short or corrupt last
- *    record; replay stops there and cuts it off, so that later records
- *    follow the last good one.
+ *  - An append returns once the record is written: the daemon answers a
+ *    request only after that, so its death (even by SIGKILL) loses
+ *    nothing it answered. The journal's thread then puts what was written
+ *    on disk (fdatasync), against a crash of the machine: the daemon's
+ *    loop never waits for the disk. A sync took 0.3 ms here as a rule but
+ *    over 0.1 s at times, and a loop that waited for it held every job's
+ *    exit status and every request meanwhile.
+ *  - A crash mid-write leaves a short or corrupt last record; replay
+ *    stops there and cuts it off, so that later records follow the last
+ *    good one.
  *  - Compaction writes the live records (the caller says which) to a new
  *    file, syncs it and renames it over the old one, then syncs the
  *    directory: at every moment one complete journal is in place.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +41,13 @@ struct daemon_journal {
     int fd;
     size_t size;
     size_t live; /* bytes of the records the last compaction kept */
+    /* The loop writes records, the thread syncs them. Under lock: */
+    pthread_mutex_t lock;
+    pthread_cond_t work, idle;
+    uint64_t written, synced; /* records written, and on disk */
+    bool stopping, syncing;
+    pthread_t thread;
+    bool threaded;
 };
 
 static uint32_t crc32(const unsigned char *p, size_t n)
@@ -163,6 +176,38 @@ static unsigned char *read_all(int fd, size_t *size)
     return buf;
 }
 
+/* The thread: syncs what was written, until stopped with nothing left. */
+static void *sync_records(void *arg)
+{
+    daemon_journal_t *j = arg;
+    pthread_mutex_lock(&j->lock);
+    for (;;) {
+        while (!j->stopping && j->synced == j->written) {
+            pthread_cond_wait(&j->work, &j->lock);
+        }
+        if (j->synced == j->written) {
+            break;
+        }
+        uint64_t target = j->written;
+        int fd = j->fd;
+        j->syncing = true;
+        pthread_mutex_unlock(&j->lock);
+        /* A failure is the disk's: the next record tries again. */
+        bool done = 0 == fdatasync(fd);
+        pthread_mutex_lock(&j->lock);
+        j->syncing = false;
+        j->synced = done ? target : j->synced;
+        pthread_cond_broadcast(&j->idle);
+        if (!done && !j->stopping) {
+            pthread_cond_wait(&j->work, &j->lock);
+        } else if (!done) {
+            break;
+        }
+    }
+    pthread_mutex_unlock(&j->lock);
+    return NULL;
+}
+
 daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, void *arg,
                                       size_t *dropped)
 {
@@ -170,6 +215,9 @@ daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, vo
     if (NULL == j) {
         return NULL;
     }
+    pthread_mutex_init(&j->lock, NULL);
+    pthread_cond_init(&j->work, NULL);
+    pthread_cond_init(&j->idle, NULL);
     j->dirfd = dirfd;
     j->fd = openat(dirfd, DAEMON_JOURNAL, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     size_t size = 0;
@@ -193,13 +241,20 @@ daemon_journal_t *daemon_journal_open(int dirfd, daemon_journal_record_fn fn, vo
     if (0 == size) {
         fsync(dirfd);
     }
+    if (0 != (errno = pthread_create(&j->thread, NULL, sync_records, j))) {
+        int err = errno;
+        daemon_journal_close(j);
+        errno = err;
+        return NULL;
+    }
+    j->threaded = true;
     return j;
 }
 
 int daemon_journal_append(daemon_journal_t *j, char *const *words, size_t nwords)
 {
     size_t before = j->size;
-    if (0 != append_to(j->fd, words, nwords, &j->size) || 0 != fdatasync(j->fd)) {
+    if (0 != append_to(j->fd, words, nwords, &j->size)) {
         /* Nothing half-written may stay in front of later records. */
         int err = errno;
         if (0 == ftruncate(j->fd, (off_t)before)) {
@@ -209,6 +264,10 @@ int daemon_journal_append(daemon_journal_t *j, char *const *words, size_t nwords
         errno = err;
         return -1;
     }
+    pthread_mutex_lock(&j->lock);
+    j->written++;
+    pthread_cond_signal(&j->work);
+    pthread_mutex_unlock(&j->lock);
     return 0;
 }
 
@@ -217,7 +276,9 @@ bool daemon_journal_wants_compaction(const daemon_journal_t *j)
     return j->size > DAEMON_JOURNAL_COMPACT_BYTES && j->size > 2 * j->live;
 }
 
-int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, void *arg)
+/* Write the live records to a new file, synced, renamed over the old
+ * one; the thread is held off meanwhile. */
+static int compact_locked(daemon_journal_t *j, daemon_journal_live_fn live, void *arg)
 {
     int fd =
         openat(j->dirfd, JOURNAL_TMP, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -234,11 +295,24 @@ int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, voi
     }
     fsync(j->dirfd);
     close(j->fd);
-    /* Appends go on in the new file. */
+    /* Appends go on in the new file, which holds every live record, on
+     * disk. */
     j->fd = openat(j->dirfd, DAEMON_JOURNAL, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
     close(fd);
     j->size = j->live = size;
+    j->synced = j->written;
     return j->fd < 0 ? -1 : 0;
+}
+
+int daemon_journal_compact(daemon_journal_t *j, daemon_journal_live_fn live, void *arg)
+{
+    pthread_mutex_lock(&j->lock);
+    while (j->syncing) {
+        pthread_cond_wait(&j->idle, &j->lock);
+    }
+    int rc = compact_locked(j, live, arg);
+    pthread_mutex_unlock(&j->lock);
+    return rc;
 }
 
 int daemon_journal_write(int fd, size_t *size, char *const *words, size_t nwords)
@@ -251,8 +325,19 @@ void daemon_journal_close(daemon_journal_t *j)
     if (NULL == j) {
         return;
     }
+    if (j->threaded) {
+        /* It syncs what is left before it ends. */
+        pthread_mutex_lock(&j->lock);
+        j->stopping = true;
+        pthread_cond_signal(&j->work);
+        pthread_mutex_unlock(&j->lock);
+        pthread_join(j->thread, NULL);
+    }
     if (j->fd >= 0) {
         close(j->fd);
     }
+    pthread_cond_destroy(&j->idle);
+    pthread_cond_destroy(&j->work);
+    pthread_mutex_destroy(&j->lock);
     free(j);
 }
