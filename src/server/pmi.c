@@ -802,16 +802,14 @@ static pthread_mutex_t ahead_lock = PTHREAD_MUTEX_INITIALIZER;
 static int ahead[PAIRS_AHEAD_MAX][2];
 static unsigned nahead;
 
-pmix_status_t pmi_pairs_ahead(uint32_t n)
+void pmi_pairs_ahead(uint32_t n)
 {
     pthread_mutex_lock(&ahead_lock);
     while (nahead < n && nahead < PAIRS_AHEAD_MAX &&
            0 == socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ahead[nahead])) {
         nahead++;
     }
-    bool made = nahead >= n || nahead == PAIRS_AHEAD_MAX;
     pthread_mutex_unlock(&ahead_lock);
-    return made ? PMIX_SUCCESS : PMIX_ERR_OUT_OF_RESOURCE;
 }
 
 void pmi_pairs_close(void)

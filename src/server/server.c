@@ -248,9 +248,11 @@ PMIX_EXPORT pmix_status_t PMIx_server_init(pmix_server_module_t *module, pmix_in
         goto fail;
     }
     /* Before the thread runs the loop the listener joins. */
-    if (server.pmi_early && (PMIX_SUCCESS != (rc = pmi_port_open()) ||
-                             PMIX_SUCCESS != (rc = pmi_pairs_ahead(server.pmi_procs_early)))) {
-        goto fail_listening;
+    if (server.pmi_early) {
+        if (PMIX_SUCCESS != (rc = pmi_port_open())) {
+            goto fail_listening;
+        }
+        pmi_pairs_ahead(server.pmi_procs_early);
     }
     server.initialized = true;
     if (0 != pthread_create(&server.thread, NULL, progress_thread, NULL)) {

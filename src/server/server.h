@@ -529,8 +529,8 @@ void pmi_output_waits(server_peer_t *peer);
 pmix_status_t pmi_port_open(void);
 
 /* Make the socket pairs of the next n PMI processes (at init, when the
- * host asks). */
-pmix_status_t pmi_pairs_ahead(uint32_t n);
+ * host asks): as many as can be, the rest as they are set up. */
+void pmi_pairs_ahead(uint32_t n);
 
 /* Close the pairs made ahead and not taken (finalize). */
 void pmi_pairs_close(void);
