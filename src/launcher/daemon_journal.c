@@ -10,9 +10,10 @@
  *    request only after that, so its death (even by SIGKILL) loses
  *    nothing it answered. The journal's thread then puts what was written
  *    on disk (fdatasync), against a crash of the machine: the daemon's
- *    loop never waits for the disk. A sync took 0.3 ms here as a rule but
- *    over 0.1 s at times, and a loop that waited for it held every job's
- *    exit status and every request meanwhile.
+ *    loop does not wait for the disk, but to compact the journal (rare,
+ *    below). A sync took 0.3 ms here as a rule but over 0.1 s at times,
+ *    and a loop that waited for it held every job's exit status and every
+ *    request meanwhile.
  *  - A crash mid-write leaves a short or corrupt last record; replay
  *    stops there and cuts it off, so that later records follow the last
  *    good one.
