@@ -131,8 +131,9 @@ unsigned cgroup_signal(const launcher_cgroup_t *cg, int sig)
 void cgroup_remove(launcher_cgroup_t *cg)
 {
     if (cg->dir_fd >= 0) {
-        /* What is killed leaves the cgroup only once it has exited. */
-        for (int round = 0; round < 200 && cgroup_signal(cg, SIGKILL) > 0; round++) {
+        /* What is killed leaves the cgroup only once it has exited, which
+         * a large process on a loaded machine may take seconds to do. */
+        for (int round = 0; round < 1000 && cgroup_signal(cg, SIGKILL) > 0; round++) {
             nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL);
         }
         unlinkat(cg->parent_fd, cg->name, AT_REMOVEDIR);

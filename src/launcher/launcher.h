@@ -323,10 +323,6 @@ char **session_label_env(const launcher_session_t *s, char **env);
  * (and, with adopted, to every child drover adopted as subreaper). */
 void session_signal_all(const launcher_session_t *s, int sig, bool adopted);
 
-/* The run is over: kill the anchor (and anything left in the group) now,
- * so that it dies while the rest is torn down. */
-void session_release_anchor(launcher_session_t *s);
-
 /* Kill whatever is left, reap it, remove the session directory and the
  * jobs' shared-memory segments and release s. Accepts a session never
  * created. */

@@ -371,7 +371,6 @@ out:
         /* Only reached when the loop could not run: end what started. */
         job_end_all(run, SIGKILL);
     }
-    session_release_anchor(&run->session);
     /* What the server does as a process goes (a group's member failed,
      * for processes beyond the run: host.c) reaches the host before the
      * run says its status and stops the server. */

@@ -556,31 +556,39 @@ static void reap_everything(const launcher_session_t *s)
     }
 }
 
-void session_release_anchor(launcher_session_t *s)
-{
-    if (s->pgid > 0 && s->anchor_alive) {
-        /* The anchor dies with whatever is left in its group. */
-        killpg(s->pgid, SIGKILL);
-    }
-}
-
-void session_destroy(launcher_session_t *s)
+/* Kill the anchor and whatever is left in its group, and reap them all. */
+static void end_group(const launcher_session_t *s)
 {
     if (s->pgid > 0) {
-        /* The anchor dies with the rest of its group. */
         killpg(s->pgid, SIGKILL);
         if (s->anchor_alive) {
             waitpid(s->pgid, NULL, 0);
         }
         reap_everything(s);
     }
-    cgroup_remove(&s->cgroup);
-    if (s->anchor_fd >= 0) {
-        close(s->anchor_fd);
+}
+
+void session_destroy(launcher_session_t *s)
+{
+    /* The anchor outlives what the run removes itself: a run killed
+     * meanwhile (a daemon's stop that could wait no longer) leaves the
+     * rest to it. With a cgroup, the group's other processes are in it and
+     * go with it; without one, they go first, so that none writes where
+     * the run removes. */
+    bool contained = s->cgroup.dir_fd >= 0;
+    if (!contained) {
+        end_group(s);
     }
+    cgroup_remove(&s->cgroup);
     remove_session_dir(s);
     if (NULL != s->shm_prefix) {
         remove_shm(s);
+    }
+    if (contained) {
+        end_group(s);
+    }
+    if (s->anchor_fd >= 0) {
+        close(s->anchor_fd);
     }
     int fds[] = {s->tmp_fd, s->dir_fd, s->shm_fd};
     for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++) {

@@ -53,6 +53,8 @@ stop_daemon() {
   fi
 }
 trap 'stop_daemon; rm -rf "$work"' EXIT
+# Its runs' cgroups go with the daemon, before done_testing checks them.
+before_done_testing=stop_daemon
 
 stopped() {
   [ ! -e "$state" ] && return 0

@@ -11,7 +11,11 @@
 #                                  processes and empty DIR (default $TMPDIR)
 #   no_leftovers                   nothing of the last run is left: process,
 #                                  session directory, /dev/shm segment
-#   done_testing                   prints the summary, exits 0 or 1
+#   done_testing                   checks that no cgroup of a run whose
+#                                  drover is gone is left (waiting up to
+#                                  10 s for anchors), exits 0 or 1;
+#                                  $before_done_testing, if set, is run
+#                                  first
 #   may_make_cgroups               whether drover makes a cgroup for a run
 #                                  here (cgroup v2 it may write, not in a
 #                                  Slurm job); sets $cgroup_mount
@@ -120,6 +124,33 @@ make_user() {
   as_other=(setpriv --reuid="$other" --regid="$(id -g "$other")" --clear-groups)
 }
 
+# The cgroups drover made for runs (drover-<pid>.<hex>, beside the
+# script's own cgroup) whose drover is gone.
+orphan_cgroups() {
+  local mount dir p
+  mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
+    print $5; break } }' /proc/self/mountinfo | head -1)
+  [ -n "$mount" ] || return 0
+  for dir in "$mount$(sed -n 's/^0:://p' /proc/self/cgroup)"/drover-[0-9]*.*; do
+    p=${dir##*/drover-}
+    [ -d "$dir" ] && [ ! -d "/proc/${p%%.*}" ] && echo "$dir"
+  done
+}
+
+no_cgroup_left() {
+  local left
+  for _ in $(seq 100); do
+    left=$(orphan_cgroups)
+    [ -z "$left" ] && return 0
+    sleep 0.1
+  done
+  echo "# left behind: cgroups [$left]"
+  rmdir $left 2>/dev/null
+  return 1
+}
+
 done_testing() {
+  ${before_done_testing:-:}
+  check "no cgroup of an ended run is left" no_cgroup_left
   exit $fail
 }
