@@ -14,6 +14,7 @@ packages=(
   gfortran                          # coarray tests (drover caf)
   libcoarrays-openmpi-dev           # OpenCoarrays, the coarray benchmark's anchor
   libopenmpi-dev python3-mpi4py     # test/mpi: Open MPI programs and mpi4py under drover run
+  python3-pmix                      # test/dropin: OpenPMIx's Python bindings on drover's library
   slurm-wlm munge                   # test/slurm: a multi-node Slurm cluster in namespaces
   iproute2 util-linux               # test/slurm: ip netns, unshare, nsenter
   libmpich-dev mpich-doc            # test/mpich: MPICH programs and MPICH's own examples
