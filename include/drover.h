@@ -204,6 +204,14 @@ typedef struct drover_server_trace {
  * server. */
 #define DROVER_SERVER_GROUPS "drover.srv.groups"
 
+/* PMIx_server_init attribute (bool): the host passes on an event whose
+ * PMIX_EVENT_CUSTOM_RANGE names another server's processes to those
+ * servers (PMIx_Notify_event there), and runs a group construct across
+ * servers (its group function). Invitations may then name another
+ * server's processes (PMIx_Group_invite, and PMIx_Group_join of another
+ * server's leader); without it they are PMIX_ERR_NOT_SUPPORTED. */
+#define DROVER_SERVER_INVITES_ACROSS "drover.srv.invites_across"
+
 typedef struct drover_server_groups {
     void (*changed)(const char *name, const pmix_proc_t *members, size_t nmembers, void *arg);
     void *arg;

@@ -961,7 +961,7 @@ pmix_status_t host_start(launcher_t *run, const host_setup_t *setup)
     /* The library shares drover's topology rather than loading its own:
      * the value points at it (loading the value would copy it). */
     pmix_topology_t topology = {.source = "hwloc", .topology = run->topo.topology};
-    pmix_info_t info[7];
+    pmix_info_t info[8];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, setup->tmpdir, PMIX_STRING);
     PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, setup->tmpdir, PMIX_STRING);
     PMIX_INFO_CONSTRUCT(&info[2]);
@@ -982,9 +982,12 @@ pmix_status_t host_start(launcher_t *run, const host_setup_t *setup)
         trace_hook.arg = run;
         PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_TRACE, &trace_hook, PMIX_POINTER);
     }
-    /* A daemon's job shows its groups to the daemon's tools. */
+    /* A daemon's job shows its groups to the daemon's tools, and its
+     * events and groups reach the other jobs' (daemon_events.c,
+     * daemon_connect.c): its ranks may invite theirs. */
     if (setup->daemon_job) {
         PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_GROUPS, &groups_hook, PMIX_POINTER);
+        PMIX_INFO_LOAD(&info[ninfo++], DROVER_SERVER_INVITES_ACROSS, &yes, PMIX_BOOL);
     }
     pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
     for (size_t i = 0; i < 2; i++) {

@@ -176,11 +176,11 @@ static uint16_t command_of(collective_kind_t kind)
     }
 }
 
-void collective_finish(collective_t *c, uint16_t command, pmix_status_t status,
-                       const pmix_data_buffer_t *body)
+void collective_finish(collective_t *c, pmix_status_t status, const pmix_data_buffer_t *body)
 {
     for (size_t i = 0; i < c->nmembers; i++) {
-        peer_reply(c->members[i].peer, command, c->members[i].tag, status, body);
+        const collective_member_t *m = &c->members[i];
+        peer_reply(m->peer, m->command, m->tag, status, body);
     }
     unlink_collective(c);
     if (c->at_host) {
@@ -208,7 +208,7 @@ bool collective_host_answered(collective_t *c)
 static void on_timeout(evutil_socket_t fd, short what, void *arg)
 {
     collective_t *c = arg;
-    collective_finish(c, command_of(c->kind), PMIX_ERR_TIMEOUT, NULL);
+    collective_finish(c, PMIX_ERR_TIMEOUT, NULL);
 }
 
 /* Directives every kind understands. */
@@ -338,14 +338,15 @@ pmix_status_t collective_join_named(collective_kind_t kind, const char *name, se
         goto done;
     }
     c->members = grown;
-    grown[c->nmembers++] = (collective_member_t){.peer = peer, .tag = tag, .proc = peer->proc};
+    grown[c->nmembers++] = (collective_member_t){.peer = peer, .tag = tag,
+                                                 .command = command_of(kind), .proc = peer->proc};
     peer_retain(peer);
     *out = c;
     *complete = c->nmembers >= c->expected;
     if (!*complete && c->optional) {
         *complete = complete_without_lost(c);
     } else if (!*complete && count_lost(c) > 0) {
-        collective_finish(c, command_of(kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+        collective_finish(c, PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
         *out = NULL;
     }
 done:
@@ -368,7 +369,7 @@ void collective_client_gone(server_client_t *client)
         if (!c->at_host && collective_includes(c->procs, c->nprocs, &client->proc) &&
             !has_contributed(c, &client->proc)) {
             if (!c->optional) {
-                collective_finish(c, command_of(c->kind), PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
+                collective_finish(c, PMIX_ERR_PROC_TERM_WO_SYNC, NULL);
             } else if (complete_without_lost(c) && NULL != c->ready) {
                 /* The others need not wait for it any longer. */
                 c->ready(c);

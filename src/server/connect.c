@@ -23,7 +23,7 @@ static void connect_answered_in_thread(void *arg)
 {
     connect_op_t *op = arg;
     if (collective_host_answered(op->c)) {
-        collective_finish(op->c, connect_command(op->c->kind), op->status, NULL);
+        collective_finish(op->c, op->status, NULL);
     }
     free(op);
 }
@@ -58,8 +58,7 @@ static void connect_start(collective_t *c)
             free(op);
         }
     }
-    collective_finish(c, connect_command(c->kind),
-                      PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc, NULL);
+    collective_finish(c, PMIX_OPERATION_SUCCEEDED == rc ? PMIX_SUCCESS : rc, NULL);
 }
 
 /* Payload of CONNECT and DISCONNECT: PMIX_PROC[] procs, PMIX_INFO[]. */

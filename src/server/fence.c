@@ -50,7 +50,7 @@ static void release(collective_t *c, pmix_status_t status)
         }
         PMIX_DATA_BUFFER_DESTRUCT(&entries);
     }
-    collective_finish(c, PROTOCOL_FENCE, status, PMIX_SUCCESS == status ? &body : NULL);
+    collective_finish(c, status, PMIX_SUCCESS == status ? &body : NULL);
     PMIX_DATA_BUFFER_DESTRUCT(&body);
 }
 
@@ -146,7 +146,7 @@ void fence_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *payloa
             rc = data_pack_proc(&c->blob, &peer->proc, SCOPE_REMOTE, &unused);
         }
         if (PMIX_SUCCESS != rc) {
-            collective_finish(c, PROTOCOL_FENCE, rc, NULL);
+            collective_finish(c, rc, NULL);
             return;
         }
         if (complete) {

@@ -187,6 +187,22 @@ void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *n
     PMIX_INFO_FREE(info, 3 + nextra);
 }
 
+void group_announce_made(const pmix_proc_t *leader, const char *name, const pmix_proc_t *members,
+                         size_t nmembers, size_t context_id)
+{
+    pmix_info_t extra[2];
+    size_t nextra = 0;
+    pmix_data_array_t array = {.type = PMIX_PROC, .size = nmembers, .array = (void *)members};
+    PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    if (SIZE_MAX != context_id) {
+        PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
+    }
+    group_announce(PMIX_GROUP_CONSTRUCT_COMPLETE, leader, name, members, nmembers, extra, nextra);
+    for (size_t i = 0; i < nextra; i++) {
+        PMIX_INFO_DESTRUCT(&extra[i]);
+    }
+}
+
 pmix_status_t group_pack_results(pmix_data_buffer_t *body, const char *name,
                                  const pmix_proc_t *members, size_t nmembers, size_t context_id,
                                  const pmix_info_t *extra, size_t nextra)
@@ -347,13 +363,17 @@ static void construct_done(collective_t *c, pmix_status_t status, const pmix_inf
     if (PMIX_SUCCESS == status && SIZE_MAX != context_id) {
         status = append_given(&body, c, host, nhost);
     }
+    if (PMIX_SUCCESS == status && c->invited) {
+        /* Made by invitation: the leader's server tells every member. */
+        group_announce_made(&c->leader, c->name, members, nmembers, context_id);
+    }
     if (PMIX_SUCCESS == status) {
         bool notify = directive_flag(c->info, c->ninfo, PMIX_GROUP_NOTIFY_TERMINATION);
         status = group_record(c->name, members, nmembers, context_id, notify, local);
         members = NULL;
     }
     free(members);
-    collective_finish(c, PROTOCOL_GROUP_CONSTRUCT, status, PMIX_SUCCESS == status ? &body : NULL);
+    collective_finish(c, status, PMIX_SUCCESS == status ? &body : NULL);
     PMIX_DATA_BUFFER_DESTRUCT(&body);
 }
 
@@ -364,7 +384,7 @@ static void destruct_done(collective_t *c, pmix_status_t status, const pmix_info
     if (PMIX_SUCCESS == status && NULL != *g) {
         drop(g);
     }
-    collective_finish(c, PROTOCOL_GROUP_DESTRUCT, status, NULL);
+    collective_finish(c, status, NULL);
 }
 
 typedef struct group_op {
@@ -514,49 +534,60 @@ pmix_status_t group_pack_given(pmix_data_buffer_t *out, const pmix_proc_t *proc,
     return PMIX_SUCCESS;
 }
 
-/* Contribute to the construct or destruct collective of name over procs
- * (taken over) with directives info (taken over). */
-static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag,
+/* Contribute peer's request (tag, answered as command) to the construct
+ * or destruct collective of name over procs with directives info (both
+ * taken over), with what the contributors gave, packed (given, may be
+ * empty); leader, when not NULL, led the invitation that made the group. */
+static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag, uint16_t command,
                        const char *name, pmix_proc_t *procs, size_t nprocs, pmix_info_t *info,
-                       size_t ninfo)
+                       size_t ninfo, const pmix_data_buffer_t *given, const pmix_proc_t *leader)
 {
     collective_t *c = NULL;
     bool complete = false;
-    pmix_data_buffer_t said;
-    pmix_status_t rc = PMIX_SUCCESS;
-
-    /* Packed now: the join takes the directives over. */
-    PMIX_DATA_BUFFER_CONSTRUCT(&said);
-    if (COLLECTIVE_GROUP_CONSTRUCT == kind) {
-        rc = group_pack_given(&said, &peer->proc, info, ninfo);
-    }
-    if (PMIX_SUCCESS == rc) {
-        rc = collective_join_named(kind, name, peer, tag, procs, nprocs, info, ninfo, &c,
-                                   &complete);
-    } else {
-        free(procs);
-        protocol_free_array(info, ninfo, PMIX_INFO);
-    }
+    pmix_status_t rc = collective_join_named(kind, name, peer, tag, procs, nprocs, info, ninfo, &c,
+                                             &complete);
     if (PMIX_SUCCESS != rc) {
-        PMIX_DATA_BUFFER_DESTRUCT(&said);
-        peer_reply(peer, COLLECTIVE_GROUP_CONSTRUCT == kind ? PROTOCOL_GROUP_CONSTRUCT
-                                                            : PROTOCOL_GROUP_DESTRUCT,
-                   tag, rc, NULL);
+        peer_reply(peer, command, tag, rc, NULL);
         return;
     }
-    if (NULL != c && said.pack_ptr > said.unpack_ptr &&
-        PMIX_SUCCESS != (rc = PMIx_Data_copy_payload(&c->blob, &said))) {
-        collective_finish(c, PROTOCOL_GROUP_CONSTRUCT, rc, NULL); /* answers this peer too */
-        c = NULL;
+    c->members[c->nmembers - 1].command = command;
+    if (NULL != leader) {
+        c->invited = true;
+        c->leader = *leader;
     }
-    PMIX_DATA_BUFFER_DESTRUCT(&said);
-    if (NULL == c) {
-        return; /* failed and answered */
+    if (given->pack_ptr > given->unpack_ptr &&
+        PMIX_SUCCESS != (rc = PMIx_Data_copy_payload(&c->blob, (pmix_data_buffer_t *)given))) {
+        collective_finish(c, rc, NULL); /* answers this peer too */
+        return;
     }
     c->ready = start;
     if (complete) {
         start(c);
     }
+}
+
+void group_construct_invited(server_peer_t *peer, uint32_t tag, uint16_t command, const char *name,
+                             const pmix_proc_t *members, size_t nmembers, bool assign_context,
+                             const pmix_data_buffer_t *given, const pmix_proc_t *leader)
+{
+    pmix_proc_t *procs = malloc(nmembers * sizeof(*procs));
+    pmix_info_t *info = NULL;
+    size_t ninfo = assign_context ? 1 : 0;
+    if (assign_context) {
+        PMIX_INFO_CREATE(info, 1);
+    }
+    if (NULL == procs || (assign_context && NULL == info)) {
+        free(procs);
+        PMIX_INFO_FREE(info, ninfo);
+        peer_reply(peer, command, tag, PMIX_ERR_NOMEM, NULL);
+        return;
+    }
+    memcpy(procs, members, nmembers * sizeof(*procs));
+    if (assign_context) {
+        PMIX_INFO_LOAD(&info[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &assign_context, PMIX_BOOL);
+    }
+    contribute(COLLECTIVE_GROUP_CONSTRUCT, peer, tag, command, name, procs, nmembers, info, ninfo,
+               given, leader);
 }
 
 /* GROUP_CONSTRUCT: PMIX_STRING name, PMIX_PROC[] members, PMIX_INFO[]
@@ -584,7 +615,19 @@ void group_construct_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer
         free(procs);
         protocol_free_array(info, ninfo, PMIX_INFO);
     } else {
-        contribute(COLLECTIVE_GROUP_CONSTRUCT, peer, tag, name, procs, nprocs, info, ninfo);
+        /* Packed now: the collective takes the directives over. */
+        pmix_data_buffer_t given;
+        PMIX_DATA_BUFFER_CONSTRUCT(&given);
+        rc = group_pack_given(&given, &peer->proc, info, ninfo);
+        if (PMIX_SUCCESS == rc) {
+            contribute(COLLECTIVE_GROUP_CONSTRUCT, peer, tag, PROTOCOL_GROUP_CONSTRUCT, name, procs,
+                       nprocs, info, ninfo, &given, NULL);
+        } else {
+            peer_reply(peer, PROTOCOL_GROUP_CONSTRUCT, tag, rc, NULL);
+            free(procs);
+            protocol_free_array(info, ninfo, PMIX_INFO);
+        }
+        PMIX_DATA_BUFFER_DESTRUCT(&given);
     }
     free(name);
 }
@@ -631,8 +674,10 @@ void group_destruct_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_
         protocol_free_array(info, ninfo, PMIX_INFO);
     } else {
         memcpy(procs, (*g)->members, (*g)->nmembers * sizeof(*procs));
-        contribute(COLLECTIVE_GROUP_DESTRUCT, peer, tag, name, procs, (*g)->nmembers, info,
-                   ninfo);
+        pmix_data_buffer_t none;
+        PMIX_DATA_BUFFER_CONSTRUCT(&none);
+        contribute(COLLECTIVE_GROUP_DESTRUCT, peer, tag, PROTOCOL_GROUP_DESTRUCT, name, procs,
+                   (*g)->nmembers, info, ninfo, &none, NULL);
     }
     free(name);
 }

@@ -21,10 +21,28 @@
  *    leader gets PMIX_ERR_TIMEOUT and those who accepted
  *    PMIX_GROUP_CONSTRUCT_ABORT. So does the leader's death (the invited
  *    processes then get PMIX_GROUP_LEADER_FAILED).
- *  - Invitations are kept by the leader's server, so they stay among its
- *    own processes: an INVITE naming another server's process, or a JOIN
- *    naming another server's leader, is PMIX_ERR_NOT_SUPPORTED at once
- *    rather than an answer that would never come.
+ *  - Invitations are kept by the leader's server. Another server's
+ *    processes may be invited where the host passes events between
+ *    servers and runs constructs across them (DROVER_SERVER_INVITES_ACROSS,
+ *    the drover daemon's jobs); elsewhere such an INVITE, or a JOIN naming
+ *    another server's leader, is PMIX_ERR_NOT_SUPPORTED at once rather
+ *    than an answer that would never come.
+ *  - Across servers, events carry it all. The invited process's server
+ *    sends its JOIN's answer to the leader as the event the leader hears
+ *    (which its server reads too: invite_heard), and holds an acceptance.
+ *    Once all have answered, the leader's server tells the acceptors'
+ *    servers to make the group (INVITE_MAKE_GROUP, with the members), and
+ *    each server hands what it holds (the leader's INVITE, the JOINs) to
+ *    one construct of the group over all members (group.c), which the
+ *    host runs across them, giving a context id unique across them; its
+ *    results answer those requests, and the leader's server tells every
+ *    member it is made. An abandoned invitation ends the held JOINs
+ *    (PMIX_GROUP_LEADER_FAILED, PMIX_GROUP_CONSTRUCT_ABORT), and an
+ *    acceptor that ends first is PMIX_GROUP_INVITE_FAILED to the leader.
+ *    An answer may come before its invitation (HEARD_EARLY_MAX are kept).
+ *    A JOIN must name another server's leader, and an invited process
+ *    that ends before it answers is seen only by the invitation's
+ *    PMIX_TIMEOUT: its server does not know it was invited.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,8 +50,18 @@
 
 #include <event2/event.h>
 
+#include "directive.h"
 #include "pmix.h"
 #include "server.h"
+
+/* From the leader's server to the acceptors': every invited process has
+ * answered, make the group (PMIX_GROUP_MEMBERSHIP, and
+ * PMIX_GROUP_ASSIGN_CONTEXT_ID if asked for). drover's servers' own code,
+ * below those PMIx defines; the server it reaches consumes it. */
+#define INVITE_MAKE_GROUP (PMIX_EXTERNAL_ERR_BASE - 1700)
+
+/* Answers from other servers kept until their invitation is made here. */
+#define HEARD_EARLY_MAX 256
 
 typedef enum { PENDING, ACCEPTED, DECLINED, FAILED } answer_t;
 
@@ -68,6 +96,19 @@ typedef struct invite {
 
 static invite_t *invites;
 static join_t *early;            /* JOINs whose invitation has not come */
+static join_t *across;           /* JOINs accepted here for another
+                                  * server's leader, until it says */
+
+/* An answer from another server to an invitation not made here yet. */
+typedef struct heard {
+    char *name;
+    pmix_proc_t from;
+    pmix_status_t code;
+    struct heard *next;
+} heard_t;
+
+static heard_t *heard_early;
+static size_t nheard_early;
 
 static struct event *arm(int seconds, void (*fn)(evutil_socket_t, short, void *), void *arg)
 {
@@ -95,6 +136,17 @@ static void answer_join(join_t *j, pmix_status_t status, const pmix_data_buffer_
 {
     peer_reply(j->peer, PROTOCOL_GROUP_JOIN, j->tag, status, body);
     free_join(j);
+}
+
+/* Take j out of *list. */
+static void unlink_join(join_t **list, const join_t *j)
+{
+    for (; NULL != *list; list = &(*list)->next) {
+        if (*list == j) {
+            *list = j->next;
+            return;
+        }
+    }
 }
 
 static void unlink_invite(invite_t *inv)
@@ -132,6 +184,64 @@ static void end_invite(invite_t *inv, pmix_status_t status, pmix_status_t join_s
     free(inv);
 }
 
+/* The processes of other servers that accepted inv, into *out (caller
+ * frees): how many. */
+static size_t accepted_across(const invite_t *inv, pmix_proc_t **out)
+{
+    size_t n = 0;
+    *out = malloc((inv->ninvited + 1) * sizeof(**out));
+    for (size_t i = 0; NULL != *out && i < inv->ninvited; i++) {
+        if (ACCEPTED == inv->answers[i] && !group_all_local(&inv->invited[i], 1)) {
+            (*out)[n++] = inv->invited[i];
+        }
+    }
+    return n;
+}
+
+/* inv is abandoned: the other servers end the JOINs they hold for it. */
+static void abort_across(const invite_t *inv)
+{
+    pmix_proc_t *targets;
+    size_t n = accepted_across(inv, &targets);
+    group_announce(PMIX_GROUP_CONSTRUCT_ABORT, &inv->leader, inv->name, targets, n, NULL, 0);
+    free(targets);
+}
+
+/* Some who accepted inv are other servers' processes: their servers are
+ * told to make the group, and this one hands the leader's INVITE and the
+ * JOINs it holds to the construct of members (design notes). */
+static void complete_across(invite_t *inv, const pmix_proc_t *members, size_t nmembers,
+                            pmix_proc_t *targets, size_t ntargets)
+{
+    pmix_info_t extra[2];
+    size_t nextra = 0;
+    pmix_data_array_t array = {.type = PMIX_PROC, .size = nmembers, .array = (void *)members};
+    PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    if (inv->assign_context) {
+        PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_ASSIGN_CONTEXT_ID, &inv->assign_context,
+                       PMIX_BOOL);
+    }
+    group_announce(INVITE_MAKE_GROUP, &inv->leader, inv->name, targets, ntargets, extra, nextra);
+    for (size_t i = 0; i < nextra; i++) {
+        PMIX_INFO_DESTRUCT(&extra[i]);
+    }
+    group_construct_invited(inv->peer, inv->tag, PROTOCOL_GROUP_INVITE, inv->name, members,
+                            nmembers, inv->assign_context, &inv->given, &inv->leader);
+    peer_release(inv->peer);
+    inv->peer = NULL;
+    pmix_data_buffer_t none;
+    PMIX_DATA_BUFFER_CONSTRUCT(&none);
+    while (NULL != inv->accepted) {
+        join_t *j = inv->accepted;
+        inv->accepted = j->next;
+        group_construct_invited(j->peer, j->tag, PROTOCOL_GROUP_JOIN, inv->name, members, nmembers,
+                                inv->assign_context, &none, NULL);
+        free_join(j);
+    }
+    /* Nothing left to answer here: the construct does. */
+    end_invite(inv, PMIX_SUCCESS, PMIX_SUCCESS, NULL);
+}
+
 /* Everyone has answered: make the group of the leader and those who
  * accepted. */
 static void maybe_complete(invite_t *inv)
@@ -146,10 +256,8 @@ static void maybe_complete(invite_t *inv)
             return;
         }
     }
-    if (inv->assign_context) {
-        context_id = group_new_context_id();
-    }
     if (NULL == (members = malloc((inv->ninvited + 1) * sizeof(*members)))) {
+        abort_across(inv);
         end_invite(inv, PMIX_ERR_NOMEM, PMIX_GROUP_CONSTRUCT_ABORT, NULL);
         return;
     }
@@ -160,6 +268,22 @@ static void maybe_complete(invite_t *inv)
         }
     }
     n = collective_normalise(members, n);
+    pmix_proc_t *targets;
+    size_t ntargets = accepted_across(inv, &targets);
+    if (NULL == targets || ntargets > 0) {
+        if (NULL == targets) {
+            end_invite(inv, PMIX_ERR_NOMEM, PMIX_GROUP_CONSTRUCT_ABORT, NULL);
+        } else {
+            complete_across(inv, members, n, targets, ntargets);
+        }
+        free(targets);
+        free(members);
+        return;
+    }
+    free(targets);
+    if (inv->assign_context) {
+        context_id = group_new_context_id();
+    }
     PMIX_DATA_BUFFER_CONSTRUCT(&body);
     rc = group_pack_results(&body, inv->name, members, n, context_id, NULL, 0);
     if (PMIX_SUCCESS == rc && SIZE_MAX != context_id &&
@@ -167,18 +291,7 @@ static void maybe_complete(invite_t *inv)
         rc = PMIx_Data_copy_payload(&body, &inv->given);
     }
     if (PMIX_SUCCESS == rc) {
-        pmix_info_t extra[2];
-        size_t nextra = 0;
-        pmix_data_array_t array = {.type = PMIX_PROC, .size = n, .array = members};
-        PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
-        if (SIZE_MAX != context_id) {
-            PMIX_INFO_LOAD(&extra[nextra++], PMIX_GROUP_CONTEXT_ID, &context_id, PMIX_SIZE);
-        }
-        group_announce(PMIX_GROUP_CONSTRUCT_COMPLETE, &inv->leader, inv->name, members, n, extra,
-                       nextra);
-        for (size_t i = 0; i < nextra; i++) {
-            PMIX_INFO_DESTRUCT(&extra[i]);
-        }
+        group_announce_made(&inv->leader, inv->name, members, n, context_id);
         rc = group_record(inv->name, members, n, context_id, false, true);
         members = NULL;
     }
@@ -190,7 +303,25 @@ static void maybe_complete(invite_t *inv)
 
 static void invite_expired(evutil_socket_t fd, short what, void *arg)
 {
+    abort_across(arg);
     end_invite(arg, PMIX_ERR_TIMEOUT, PMIX_GROUP_CONSTRUCT_ABORT, NULL);
+}
+
+/* What another server said of its invited process from (the event the
+ * leader hears, delivered by the host's path). */
+static void record_across(invite_t *inv, const pmix_proc_t *from, pmix_status_t code)
+{
+    for (size_t i = 0; i < inv->ninvited; i++) {
+        if (!PMIX_CHECK_PROCID(&inv->invited[i], from)) {
+            continue;
+        }
+        if (PMIX_GROUP_INVITE_FAILED == code && DECLINED != inv->answers[i]) {
+            inv->answers[i] = FAILED;
+        } else if (PENDING == inv->answers[i]) {
+            inv->answers[i] = PMIX_GROUP_INVITE_ACCEPTED == code ? ACCEPTED : DECLINED;
+        }
+        return;
+    }
 }
 
 /* Record j's answer to inv; j is answered now or held for the group.
@@ -284,7 +415,7 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
             rc = PMIX_ERR_BAD_PARAM;
             goto done;
         }
-        if (!group_all_local(&inv->invited[i], 1)) {
+        if (!server.invites_across && !group_all_local(&inv->invited[i], 1)) {
             rc = PMIX_ERR_NOT_SUPPORTED;
             goto done;
         }
@@ -309,7 +440,19 @@ void group_invite_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t 
     invites = inv;
     group_announce(PMIX_GROUP_INVITED, &inv->leader, inv->name, inv->invited, inv->ninvited,
                    NULL, 0);
-    /* Answers that came first. */
+    /* Answers that came first, from here and from other servers. */
+    for (heard_t **h = &heard_early; NULL != *h;) {
+        heard_t *found = *h;
+        if (0 == strcmp(found->name, inv->name)) {
+            *h = found->next;
+            nheard_early--;
+            record_across(inv, &found->from, found->code);
+            free(found->name);
+            free(found);
+        } else {
+            h = &found->next;
+        }
+    }
     for (join_t **j = &early; NULL != *j;) {
         join_t *found = *j;
         if (meant_for(found, inv)) {
@@ -340,13 +483,36 @@ done:
 static void early_expired(evutil_socket_t fd, short what, void *arg)
 {
     join_t *j = arg;
-    for (join_t **p = &early; NULL != *p; p = &(*p)->next) {
-        if (*p == j) {
-            *p = j->next;
-            break;
-        }
-    }
+    unlink_join(&early, j);
     answer_join(j, PMIX_ERR_TIMEOUT, NULL);
+}
+
+/* A JOIN held for another server's leader waited PMIX_TIMEOUT: it gives
+ * up, which the leader's server takes as the process gone. */
+static void across_expired(evutil_socket_t fd, short what, void *arg)
+{
+    join_t *j = arg;
+    pmix_info_t affected;
+    unlink_join(&across, j);
+    PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &j->proc, PMIX_PROC);
+    group_announce(PMIX_GROUP_INVITE_FAILED, &j->proc, j->name, &j->leader, 1, &affected, 1);
+    PMIX_INFO_DESTRUCT(&affected);
+    answer_join(j, PMIX_ERR_TIMEOUT, NULL);
+}
+
+/* A JOIN of another server's leader: its answer goes there as the event
+ * the leader hears; an acceptance is held until that server says. */
+static void join_across(join_t *j, int timeout)
+{
+    group_announce(j->accept ? PMIX_GROUP_INVITE_ACCEPTED : PMIX_GROUP_INVITE_DECLINED, &j->proc,
+                   j->name, &j->leader, 1, NULL, 0);
+    if (!j->accept) {
+        answer_join(j, PMIX_SUCCESS, NULL);
+        return;
+    }
+    j->timer = arm(timeout, across_expired, j);
+    j->next = across;
+    across = j;
 }
 
 /* GROUP_JOIN: PMIX_STRING name, PMIX_PROC[] leader (none or one),
@@ -377,7 +543,8 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
         rc = PMIX_ERR_BAD_PARAM;
         goto fail;
     }
-    if (1 == nleader && !group_all_local(leader, 1)) {
+    bool remote = 1 == nleader && !group_all_local(leader, 1);
+    if (remote && !server.invites_across) {
         rc = PMIX_ERR_NOT_SUPPORTED;
         goto fail;
     }
@@ -393,6 +560,11 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
     }
     peer_retain(peer);
     free(leader);
+    if (remote) {
+        join_across(j, directive_timeout(info, ninfo));
+        protocol_free_array(info, ninfo, PMIX_INFO);
+        return;
+    }
     invite_t *inv = invites;
     while (NULL != inv && !meant_for(j, inv)) {
         inv = inv->next;
@@ -418,6 +590,90 @@ fail:
     protocol_free_array(info, ninfo, PMIX_INFO);
 }
 
+/* Another server's process from answered the invitation name: recorded
+ * on the invitation, or kept until it is made here. */
+static void heard_answer(const char *name, const pmix_proc_t *from, pmix_status_t code)
+{
+    for (invite_t *inv = invites; NULL != inv; inv = inv->next) {
+        if (0 == strcmp(inv->name, name)) {
+            record_across(inv, from, code);
+            maybe_complete(inv);
+            return;
+        }
+    }
+    heard_t *h = nheard_early < HEARD_EARLY_MAX ? calloc(1, sizeof(*h)) : NULL;
+    if (NULL == h || NULL == (h->name = strdup(name))) {
+        free(h);
+        return;
+    }
+    h->from = *from;
+    h->code = code;
+    h->next = heard_early;
+    heard_early = h;
+    nheard_early++;
+}
+
+/* The JOINs held here for the invitation name of leader (another
+ * server's) are handed to the group's construct (make) or answered with
+ * PMIX_GROUP_CONSTRUCT_ABORT. Whether there were any. */
+static bool end_across(const char *name, const pmix_proc_t *leader, bool make,
+                       const pmix_info_t *info, size_t ninfo)
+{
+    const pmix_value_t *m = directive_find(info, ninfo, PMIX_GROUP_MEMBERSHIP);
+    const pmix_data_array_t *members = NULL != m && PMIX_DATA_ARRAY == m->type ? m->data.darray
+                                                                                : NULL;
+    bool assign = directive_flag(info, ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID), any = false;
+    if (make && (NULL == members || PMIX_PROC != members->type || 0 == members->size)) {
+        return false;
+    }
+    for (join_t **p = &across; NULL != *p;) {
+        join_t *j = *p;
+        if (0 != strcmp(j->name, name) || !PMIX_CHECK_PROCID(&j->leader, leader)) {
+            p = &j->next;
+            continue;
+        }
+        *p = j->next;
+        any = true;
+        if (make) {
+            group_construct_invited(j->peer, j->tag, PROTOCOL_GROUP_JOIN, name, members->array,
+                                    members->size, assign, &j->given, NULL);
+            free_join(j);
+        } else {
+            answer_join(j, PMIX_GROUP_CONSTRUCT_ABORT, NULL);
+        }
+    }
+    return any;
+}
+
+bool invite_heard(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                  size_t ninfo)
+{
+    const pmix_value_t *id = directive_find(info, ninfo, PMIX_GROUP_ID);
+    if (!server.invites_across || NULL == id || PMIX_STRING != id->type ||
+        NULL == id->data.string || group_all_local(source, 1)) {
+        return false;
+    }
+    const char *name = id->data.string;
+    switch (code) {
+    case PMIX_GROUP_INVITE_ACCEPTED:
+    case PMIX_GROUP_INVITE_DECLINED:
+    case PMIX_GROUP_INVITE_FAILED:
+        heard_answer(name, source, code);
+        return false;
+    case PMIX_GROUP_LEADER_FAILED:
+        (void)end_across(name, source, false, info, ninfo);
+        return false;
+    case PMIX_GROUP_CONSTRUCT_ABORT:
+        /* The acceptors hear it as their JOIN's answer. */
+        return end_across(name, source, false, info, ninfo);
+    case INVITE_MAKE_GROUP:
+        (void)end_across(name, source, true, info, ninfo);
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Drop the held JOINs in *list made by proc (gone: no one to answer). */
 static void drop_joins_of(join_t **list, const pmix_proc_t *proc)
 {
@@ -439,6 +695,17 @@ void invite_client_gone(server_client_t *client)
 
     drop_joins_of(&early, gone);
     PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, gone, PMIX_PROC);
+    /* An acceptor of another server's invitation: its leader is told. */
+    for (join_t **p = &across; NULL != *p;) {
+        join_t *j = *p;
+        if (PMIX_CHECK_PROCID(&j->proc, gone)) {
+            *p = j->next;
+            group_announce(PMIX_GROUP_INVITE_FAILED, gone, j->name, &j->leader, 1, &affected, 1);
+            free_join(j);
+        } else {
+            p = &j->next;
+        }
+    }
     invite_t *inv = invites;
     while (NULL != inv) {
         invite_t *next = inv->next;
@@ -474,9 +741,19 @@ void invite_clear_all(void)
     while (NULL != invites) {
         end_invite(invites, PMIX_ERR_LOST_CONNECTION, PMIX_ERR_LOST_CONNECTION, NULL);
     }
-    while (NULL != early) {
-        join_t *j = early;
-        early = j->next;
-        free_join(j);
+    join_t **lists[] = {&early, &across};
+    for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+        while (NULL != *lists[i]) {
+            join_t *j = *lists[i];
+            *lists[i] = j->next;
+            free_join(j);
+        }
     }
+    while (NULL != heard_early) {
+        heard_t *h = heard_early;
+        heard_early = h->next;
+        free(h->name);
+        free(h);
+    }
+    nheard_early = 0;
 }

@@ -129,7 +129,9 @@ static void host_event_in_thread(void *arg)
 {
     host_event_t *ev = arg;
     group_heard(ev->code, ev->info, ev->ninfo);
-    notify_deliver(ev->code, &ev->source, ev->range, ev->info, ev->ninfo, NULL);
+    if (!invite_heard(ev->code, &ev->source, ev->info, ev->ninfo)) {
+        notify_deliver(ev->code, &ev->source, ev->range, ev->info, ev->ninfo, NULL);
+    }
     if (NULL != ev->cbfunc) {
         ev->cbfunc(PMIX_SUCCESS, ev->cbdata);
     }

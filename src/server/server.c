@@ -178,6 +178,8 @@ static pmix_status_t read_init_info(const pmix_info_t *info, size_t ninfo)
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_GROUPS) && PMIX_POINTER == v->type &&
                    NULL != v->data.ptr) {
             server.groups = *(const drover_server_groups_t *)v->data.ptr;
+        } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_INVITES_ACROSS)) {
+            server.invites_across = PMIX_INFO_TRUE(&info[i]);
         } else if (PMIX_CHECK_KEY(&info[i], DROVER_SERVER_REFUSAL_LOG) && PMIX_INT == v->type) {
             server.refusal_log = v->data.integer;
         } else if (PMIX_CHECK_KEY(&info[i], PMIX_TOPOLOGY2) && PMIX_TOPO == v->type &&

@@ -154,6 +154,7 @@ typedef struct server_state {
     uint32_t pmi_procs_early;    /* its value */
     drover_server_trace_t trace; /* DROVER_SERVER_TRACE; record NULL: off */
     drover_server_groups_t groups; /* DROVER_SERVER_GROUPS; changed NULL: off */
+    bool invites_across;         /* DROVER_SERVER_INVITES_ACROSS */
     int refusal_log;             /* DROVER_SERVER_REFUSAL_LOG, or -1 */
 } server_state_t;
 
@@ -339,6 +340,8 @@ typedef enum {
 typedef struct collective_member {
     server_peer_t *peer;         /* a reference */
     uint32_t tag;
+    uint16_t command;            /* its request's: the collective's kind,
+                                  * or an invitation's (invite.c) */
     pmix_proc_t proc;
 } collective_member_t;
 
@@ -361,6 +364,9 @@ typedef struct collective {
     bool abandoned;              /* failed while at the host: free on answer */
     bool optional;               /* PMIX_GROUP_OPTIONAL: lost participants
                                   * are left out instead of failing it */
+    bool invited;                /* a group made by invitation whose leader
+                                  * is here: it tells the members it is made */
+    pmix_proc_t leader;          /* that leader */
     void (*ready)(struct collective *c); /* optional: start it once the
                                           * last participant still able
                                           * has come, or is lost */
@@ -390,10 +396,10 @@ pmix_status_t collective_join_named(collective_kind_t kind, const char *name, se
                                     pmix_info_t *info, size_t ninfo, collective_t **c,
                                     bool *complete);
 
-/* Answer every member with status and body (may be NULL) and free c (or
- * leave it to the host's answer when it is at the host). */
-void collective_finish(collective_t *c, uint16_t command, pmix_status_t status,
-                       const pmix_data_buffer_t *body);
+/* Answer every member (as its request was) with status and body (may be
+ * NULL) and free c (or leave it to the host's answer when it is at the
+ * host). */
+void collective_finish(collective_t *c, pmix_status_t status, const pmix_data_buffer_t *body);
 
 /* The host answered c: true when c is to be finished now, false when it
  * was abandoned meanwhile (it has been freed). */
@@ -618,12 +624,34 @@ void group_announce(pmix_status_t code, const pmix_proc_t *source, const char *n
                     const pmix_proc_t *targets, size_t ntargets, const pmix_info_t *extra,
                     size_t nextra);
 
+/* Tell every member (through the host beyond this server) that the group
+ * leader invited them to is made: PMIX_GROUP_CONSTRUCT_COMPLETE with
+ * PMIX_GROUP_MEMBERSHIP and, unless SIZE_MAX, PMIX_GROUP_CONTEXT_ID. */
+void group_announce_made(const pmix_proc_t *leader, const char *name, const pmix_proc_t *members,
+                         size_t nmembers, size_t context_id);
+
+/* A group made by invitation across servers: an INVITE or a JOIN held
+ * here (tag, answered as command) becomes this server's part of the
+ * construct of name over members (with PMIX_GROUP_ASSIGN_CONTEXT_ID when
+ * assign_context), with what the processes here gave, packed (given, may
+ * be empty). leader, when not NULL, is the invitation's leader, a client
+ * of this server. */
+void group_construct_invited(server_peer_t *peer, uint32_t tag, uint16_t command, const char *name,
+                             const pmix_proc_t *members, size_t nmembers, bool assign_context,
+                             const pmix_data_buffer_t *given, const pmix_proc_t *leader);
+
 /* A client is gone: out of its groups, invitations and pending joins. */
 void group_client_gone(server_client_t *client);
 /* The host tells of event code: a member beyond this node that left a
  * group or failed (PMIX_GROUP_LEFT, PMIX_GROUP_MEMBER_FAILED) is taken
  * out of this server's record of the group too. */
 void group_heard(pmix_status_t code, const pmix_info_t *info, size_t ninfo);
+/* The host tells of an invitation's event from another server (an answer
+ * to an invitation led here; the group complete, or the leader failed,
+ * for a JOIN held here): true when it is the servers' own and no client
+ * is to hear it. */
+bool invite_heard(pmix_status_t code, const pmix_proc_t *source, const pmix_info_t *info,
+                  size_t ninfo);
 void invite_client_gone(server_client_t *client);
 void group_clear_all(void);
 void invite_clear_all(void);

@@ -62,6 +62,13 @@ check "SESSION: gone when the publisher's job ends" gone svc.a
 # 2 s late; each then gets the other's job-level data and committed data.
 seconds() { sed -n 's/.* after \([0-9.]*\) s.*/\1/p' <<<"$1"; }
 shown() { "$@" || { sed 's/^/# output: /' <<<"$out"; return 1; }; }
+# The output of submitted job $1 once it has ended; $rc: its exit status.
+ended_output() {
+  dr wait "$1"
+  local waited=$rc
+  dr output "$1"
+  rc=$waited
+}
 all_at_least() { awk -v min="$1" '$1 < min { bad = 1 } END { exit bad || NR != '"$2"' }'; }
 all_below() { awk -v max="$1" '$1 >= max { bad = 1 } END { exit bad || NR != '"$2"' }'; }
 host=$(uname -n)
@@ -186,12 +193,47 @@ poked=$out
 job poke poke.a send
 check "PMIx_Notify_event with a custom range of another job's process: raised" \
   shown test "$rc" -eq 0 -a "$out" = "poke: SUCCESS"
-dr wait "$poked"
-waited=$rc
-dr output "$poked"
-rc=$waited
+ended_output "$poked"
 check "... and heard there, from its source, with its info" \
   shown test "$rc" -eq 0 -a "$out" = "poked by $(nsof $((poked + 1))) rank 0: hello"
+
+# Invitations across jobs (PMIx_Group_invite, PMIx_Group_join): a leader
+# in one job invites a rank of its own and both of another job's, one of
+# which declines: one context id from the daemon, 3 members, the answers
+# heard, the group destructed across both jobs. Again with the other job's
+# answers sent before the invitation (its ranks name the leader without
+# waiting for PMIX_GROUP_INVITED). Then an invitation that expires
+# (PMIX_TIMEOUT) while one rank of the other job never answers: the one
+# that accepted has its JOIN end with PMIX_GROUP_CONSTRUCT_ABORT.
+invited() { # the lead job's output, the answering job's
+  local ctx
+  ctx=$(sed -n 's/^leader: context \([0-9]*\); members 3; accepted 2; declined 1; destructed$/\1/p' \
+    <<<"$1")
+  [ -n "$ctx" ] && [ "$ctx" -ge 4294967296 ] &&
+    grep -qx "rank 1: joined; context $ctx; members 3; destructed" <<<"$1" &&
+    grep -qx "rank 0: joined; context $ctx; members 3; destructed" <<<"$2" &&
+    grep -qx "rank 1: declined" <<<"$2" ||
+    { sed 's/^/# output: /' <<<"$1$(printf '\n')$2"; return 1; }
+}
+for how in answer answer-early; do
+  dr submit -n 2 --oversubscribe "$STORE" invite "inv.$how.a" "inv.$how.b" "$how"
+  answering=$out
+  ranks 2 invite "inv.$how.b" "inv.$how.a" lead "$([ "$how" = answer-early ] && echo 1 || echo 0)"
+  lead_rc=$rc
+  lead_out=$out
+  ended_output "$answering"
+  check "PMIx_Group_invite across two jobs ($how): one context id, 3 members, destructed" \
+    test "$lead_rc" -eq 0 -a "$rc" -eq 0
+  check "... every answer heard, in both jobs" invited "$lead_out" "$out"
+done
+dr submit -n 2 --oversubscribe "$STORE" invite inv.t.a inv.t.b answer-some
+answering=$out
+job invite inv.t.b inv.t.a lead-short
+check "an invitation across jobs expires (PMIX_TIMEOUT) while an invited rank stays silent" \
+  shown test "$rc" -eq 0 -a "$out" = "leader: timed out"
+ended_output "$answering"
+check "... and the other job's rank that accepted has its JOIN end with CONSTRUCT_ABORT" \
+  shown test "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = "rank 0: aborted|rank 1: silent|"
 
 dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
 parter=$out

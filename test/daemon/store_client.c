@@ -72,6 +72,24 @@
  *       poked" (exit 1). "send" looks KEY up and raises POKE with
  *       "poke.word" = "hello", its range (PMIX_EVENT_CUSTOM_RANGE) that
  *       job's rank 0: "poke: STATUS".
+ *   store-client invite MINE THEIRS lead|lead-short|answer|answer-early|answer-some [DELAY]
+ *       a job of 2; rank 0 publishes the namespace as MINE, every rank
+ *       looks THEIRS up. In the job told "lead", rank 0 invites its rank 1
+ *       and both ranks of THEIRS to the group "invited" (a context id
+ *       asked for, PMIX_TIMEOUT 20), listening for the answers; it prints
+ *       "leader: context C; members M; accepted A; declined D" (the
+ *       answers heard within 5 s), DELAY seconds (default 0) after its
+ *       lookup. Every invited rank waits for
+ *       PMIX_GROUP_INVITED (up to 20 s; "answer-early": not at all, its
+ *       leader being rank 0 of THEIRS) and joins, naming its source as
+ *       the leader: rank 1 of "answer" declines ("rank 1: declined"), the
+ *       others accept ("rank R: joined; context C; members M"). The
+ *       members then destruct the group and add "; destructed"; a failure
+ *       prints "rank R: invite failed: WHAT" (exit 1). "lead-short"
+ *       invites THEIRS alone, with PMIX_TIMEOUT 3, and expects that to
+ *       expire ("leader: timed out"), THEIRS being "answer-some": its rank
+ *       0 accepts, and its JOIN must end with PMIX_GROUP_CONSTRUCT_ABORT
+ *       ("rank 0: aborted"); its rank 1 never answers ("rank 1: silent").
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -679,6 +697,172 @@ static int poke(const pmix_proc_t *me, char **argv)
     return 1;
 }
 
+/* What a rank heard of the invitation "invited" (from the handler). */
+static pmix_proc_t inviter;
+static bool invited;
+static int accepted, declined;
+
+static void invite_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
+                         pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
+                         pmix_event_notification_cbfunc_fn_t cbfunc, void *cbdata)
+{
+    pthread_mutex_lock(&heard_lock);
+    if (PMIX_GROUP_INVITED == status) {
+        inviter = *source;
+        invited = true;
+    } else if (PMIX_GROUP_INVITE_ACCEPTED == status) {
+        accepted++;
+    } else if (PMIX_GROUP_INVITE_DECLINED == status) {
+        declined++;
+    }
+    pthread_mutex_unlock(&heard_lock);
+    if (NULL != cbfunc) {
+        cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
+    }
+}
+
+/* Wait up to ms for the condition on what the handler heard. */
+static bool heard_within(int ms, bool (*done)(void))
+{
+    for (int waited = 0; waited < ms; waited += 10) {
+        pthread_mutex_lock(&heard_lock);
+        bool yes = done();
+        pthread_mutex_unlock(&heard_lock);
+        if (yes) {
+            return true;
+        }
+        usleep(10000);
+    }
+    return false;
+}
+
+static bool was_invited(void)
+{
+    return invited;
+}
+
+static bool all_answered(void)
+{
+    return accepted + declined >= 3;
+}
+
+/* The context id and the number of members among a group's results. */
+static void group_results(pmix_info_t *results, size_t n, size_t *ctx, size_t *members)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (PMIX_CHECK_KEY(&results[i], PMIX_GROUP_CONTEXT_ID)) {
+            *ctx = results[i].value.data.size;
+        } else if (PMIX_CHECK_KEY(&results[i], PMIX_GROUP_MEMBERSHIP)) {
+            *members = results[i].value.data.darray->size;
+        }
+    }
+    if (NULL != results) {
+        PMIX_INFO_FREE(results, n);
+    }
+}
+
+/* "WHO: WHAT" when rc is the status a test expects, else that it failed:
+ * the exit status. */
+static int expected(pmix_status_t rc, pmix_status_t want, const char *who, const char *what)
+{
+    if (rc == want) {
+        printf("%s: %s\n", who, what);
+        return 0;
+    }
+    printf("%s: invite failed: %s\n", who, PMIx_Error_string(rc));
+    return 1;
+}
+
+/* A group made by invitation, its leader in one job, invited processes in
+ * both. */
+static int invite(const pmix_proc_t *me, char **argv)
+{
+    pmix_status_t codes[] = {PMIX_GROUP_INVITED, PMIX_GROUP_INVITE_ACCEPTED,
+                             PMIX_GROUP_INVITE_DECLINED};
+    pmix_info_t info[2];
+    pmix_info_t *results = NULL;
+    size_t nresults = 0, ctx = 0, members = 0;
+    pmix_nspace_t theirs;
+    bool lead = 0 == strncmp(argv[4], "lead", 4), yes = true;
+    bool short_lived = 0 == strcmp(argv[4], "lead-short");
+    bool early = 0 == strcmp(argv[4], "answer-early"), some = 0 == strcmp(argv[4], "answer-some");
+    int timeout = 20, short_timeout = 3;
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 3, NULL, 0, invite_event, NULL, NULL);
+    /* Every rank listens before its job's name is out: none misses the
+     * invitation. */
+    rc = rc < 0 ? rc : PMIx_Fence(NULL, 0, NULL, 0);
+    PMIX_INFO_LOAD(&info[0], argv[2], me->nspace, PMIX_STRING);
+    if (PMIX_SUCCESS == rc && 0 == me->rank) {
+        rc = PMIx_Publish(&info[0], 1);
+    }
+    PMIX_INFO_DESTRUCT(&info[0]);
+    if (PMIX_SUCCESS == rc) {
+        rc = look_up_nspace(argv[3], theirs);
+    }
+    if (PMIX_SUCCESS == rc && lead && 0 == me->rank) {
+        pmix_proc_t procs[3];
+        sleep(NULL != argv[5] ? (unsigned)atoi(argv[5]) : 0);
+        PMIX_LOAD_PROCID(&procs[0], theirs, 0);
+        PMIX_LOAD_PROCID(&procs[1], theirs, 1);
+        PMIX_LOAD_PROCID(&procs[2], me->nspace, 1);
+        PMIX_INFO_LOAD(&info[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+        PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, short_lived ? &short_timeout : &timeout, PMIX_INT);
+        rc = PMIx_Group_invite("invited", procs, short_lived ? 2 : 3, info, 2, &results, &nresults);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+        group_results(results, nresults, &ctx, &members);
+        if (short_lived) {
+            return expected(rc, PMIX_ERR_TIMEOUT, "leader", "timed out");
+        }
+        (void)heard_within(5000, all_answered);
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Group_destruct("invited", NULL, 0);
+        }
+        if (PMIX_SUCCESS == rc) {
+            printf("leader: context %zu; members %zu; accepted %d; declined %d; destructed\n", ctx,
+                   members, accepted, declined);
+        }
+    } else if (PMIX_SUCCESS == rc && some && 1 == me->rank) {
+        rc = heard_within(20000, was_invited) ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
+        if (PMIX_SUCCESS == rc) {
+            sleep(5);
+            printf("rank 1: silent\n");
+        }
+    } else if (PMIX_SUCCESS == rc) {
+        bool decline = !lead && !some && 1 == me->rank;
+        if (early) {
+            PMIX_LOAD_PROCID(&inviter, theirs, 0);
+        }
+        rc = early || heard_within(20000, was_invited) ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
+        if (PMIX_SUCCESS == rc) {
+            PMIX_INFO_LOAD(&info[0], PMIX_TIMEOUT, &timeout, PMIX_INT);
+            rc = PMIx_Group_join("invited", &inviter,
+                                 decline ? PMIX_GROUP_DECLINE : PMIX_GROUP_ACCEPT, info, 1,
+                                 &results, &nresults);
+            PMIX_INFO_DESTRUCT(&info[0]);
+        }
+        group_results(results, nresults, &ctx, &members);
+        if (some) {
+            return expected(rc, PMIX_GROUP_CONSTRUCT_ABORT, "rank 0", "aborted");
+        }
+        if (PMIX_SUCCESS == rc && decline) {
+            printf("rank %u: declined\n", me->rank);
+            return 0;
+        }
+        if (PMIX_SUCCESS == rc) {
+            rc = PMIx_Group_destruct("invited", NULL, 0);
+        }
+        if (PMIX_SUCCESS == rc) {
+            printf("rank %u: joined; context %zu; members %zu; destructed\n", me->rank, ctx,
+                   members);
+        }
+    }
+    if (PMIX_SUCCESS != rc) {
+        printf("rank %u: invite failed: %s\n", me->rank, PMIx_Error_string(rc));
+    }
+    return PMIX_SUCCESS == rc ? 0 : 1;
+}
+
 /* Connect the parent's job and the child's; the child comes late. */
 static pmix_status_t connect_family(const char *parent, const char *child, unsigned delay)
 {
@@ -754,9 +938,8 @@ int main(int argc, char **argv)
 {
     pmix_proc_t me;
     if (argc < 3 || PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
-        fprintf(stderr,
-                "usage: store-client publish|lookup|unpublish|meet|part|span|leave|poke|family ... "
-                "(under drover)\n");
+        fprintf(stderr, "usage: store-client publish|lookup|unpublish|meet|part|span|leave|poke|"
+                        "invite|family ... (under drover)\n");
         return 2;
     }
     int status = 2;
@@ -780,6 +963,8 @@ int main(int argc, char **argv)
         status = leave(&me, argv);
     } else if (0 == strcmp(argv[1], "poke") && argc >= 4) {
         status = poke(&me, argv);
+    } else if (0 == strcmp(argv[1], "invite") && argc >= 5) {
+        status = invite(&me, argv);
     } else if (0 == strcmp(argv[1], "family")) {
         status = family(&me, argv);
     } else if (0 == strcmp(argv[1], "family-child")) {
