@@ -203,8 +203,9 @@ check "... and heard there, from its source, with its info" \
 # heard, the group destructed across both jobs. Again with the other job's
 # answers sent before the invitation (its ranks name the leader without
 # waiting for PMIX_GROUP_INVITED). Then an invitation that expires
-# (PMIX_TIMEOUT) while one rank of the other job never answers: the one
-# that accepted has its JOIN end with PMIX_GROUP_CONSTRUCT_ABORT.
+# (PMIX_TIMEOUT) while one rank of the other job never answers, and one
+# whose leader ends first: the one that accepted has its JOIN end with
+# PMIX_GROUP_CONSTRUCT_ABORT.
 invited() { # the lead job's output, the answering job's
   local ctx
   ctx=$(sed -n 's/^leader: context \([0-9]*\); members 3; accepted 2; declined 1; destructed$/\1/p' \
@@ -226,14 +227,21 @@ for how in answer answer-early; do
     test "$lead_rc" -eq 0 -a "$rc" -eq 0
   check "... every answer heard, in both jobs" invited "$lead_out" "$out"
 done
-dr submit -n 2 --oversubscribe "$STORE" invite inv.t.a inv.t.b answer-some
-answering=$out
-job invite inv.t.b inv.t.a lead-short
-check "an invitation across jobs expires (PMIX_TIMEOUT) while an invited rank stays silent" \
-  shown test "$rc" -eq 0 -a "$out" = "leader: timed out"
-ended_output "$answering"
-check "... and the other job's rank that accepted has its JOIN end with CONSTRUCT_ABORT" \
-  shown test "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = "rank 0: aborted|rank 1: silent|"
+# An invitation across jobs abandoned: the leader's MODE, what it says
+# (SAID), the check's DESCRIPTION.
+abandoned() {
+  local mode=$1 said=$2 answering
+  dr submit -n 2 --oversubscribe "$STORE" invite "inv.$mode.a" "inv.$mode.b" answer-some
+  answering=$out
+  job invite "inv.$mode.b" "inv.$mode.a" "$mode"
+  check "$3" shown test "$rc" -eq 0 -a "$out" = "leader: $said"
+  ended_output "$answering"
+  check "... and the other job's rank that accepted has its JOIN end with CONSTRUCT_ABORT" \
+    shown test "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = "rank 0: aborted|rank 1: silent|"
+}
+abandoned lead-short "timed out" \
+  "an invitation across jobs expires (PMIX_TIMEOUT) while an invited rank stays silent"
+abandoned lead-quit quit "a leader that invites another job's ranks ends before they all answer"
 
 dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
 parter=$out

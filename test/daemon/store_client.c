@@ -72,7 +72,7 @@
  *       poked" (exit 1). "send" looks KEY up and raises POKE with
  *       "poke.word" = "hello", its range (PMIX_EVENT_CUSTOM_RANGE) that
  *       job's rank 0: "poke: STATUS".
- *   store-client invite MINE THEIRS lead|lead-short|answer|answer-early|answer-some [DELAY]
+ *   store-client invite MINE THEIRS lead|lead-short|lead-quit|answer|answer-early|answer-some [DELAY]
  *       a job of 2; rank 0 publishes the namespace as MINE, every rank
  *       looks THEIRS up. In the job told "lead", rank 0 invites its rank 1
  *       and both ranks of THEIRS to the group "invited" (a context id
@@ -90,6 +90,9 @@
  *       expire ("leader: timed out"), THEIRS being "answer-some": its rank
  *       0 accepts, and its JOIN must end with PMIX_GROUP_CONSTRUCT_ABORT
  *       ("rank 0: aborted"); its rank 1 never answers ("rank 1: silent").
+ *       "lead-quit" invites THEIRS alone (PMIX_TIMEOUT 20), without
+ *       waiting, and ends 1 s later ("leader: quit"): to THEIRS, being
+ *       "answer-some", as "lead-short" is.
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -785,6 +788,7 @@ static int invite(const pmix_proc_t *me, char **argv)
     pmix_nspace_t theirs;
     bool lead = 0 == strncmp(argv[4], "lead", 4), yes = true;
     bool short_lived = 0 == strcmp(argv[4], "lead-short");
+    bool quits = 0 == strcmp(argv[4], "lead-quit");
     bool early = 0 == strcmp(argv[4], "answer-early"), some = 0 == strcmp(argv[4], "answer-some");
     int timeout = 20, short_timeout = 3;
     pmix_status_t rc = PMIx_Register_event_handler(codes, 3, NULL, 0, invite_event, NULL, NULL);
@@ -807,6 +811,14 @@ static int invite(const pmix_proc_t *me, char **argv)
         PMIX_LOAD_PROCID(&procs[2], me->nspace, 1);
         PMIX_INFO_LOAD(&info[0], PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
         PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, short_lived ? &short_timeout : &timeout, PMIX_INT);
+        if (quits) {
+            /* Gone before anyone answers: the invitation ends with it. */
+            rc = PMIx_Group_invite_nb("invited", procs, 2, info, 2, NULL, NULL);
+            PMIX_INFO_DESTRUCT(&info[0]);
+            PMIX_INFO_DESTRUCT(&info[1]);
+            sleep(1);
+            return expected(rc, PMIX_SUCCESS, "leader", "quit");
+        }
         rc = PMIx_Group_invite("invited", procs, short_lived ? 2 : 3, info, 2, &results, &nresults);
         PMIX_INFO_DESTRUCT(&info[0]);
         PMIX_INFO_DESTRUCT(&info[1]);
