@@ -539,7 +539,8 @@ void group_join_request(server_peer_t *peer, uint32_t tag, pmix_data_buffer_t *p
                                                     &ninfo))) {
         goto fail;
     }
-    if (NULL == j->name || '\0' == j->name[0] || 1 < nleader) {
+    if (NULL == j->name || '\0' == j->name[0] ||
+        strnlen(j->name, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN || 1 < nleader) {
         rc = PMIX_ERR_BAD_PARAM;
         goto fail;
     }
