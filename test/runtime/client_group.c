@@ -378,6 +378,8 @@ static void timeouts_and_errors(void)
              PMIX_ERR_BAD_PARAM, "NULL name");
     CHECK_RC(PMIx_Group_construct(toolong, pair, 2, NULL, 0, &results, &nresults),
              PMIX_ERR_BAD_PARAM, "name too long");
+    CHECK_RC(PMIx_Group_join(toolong, NULL, PMIX_GROUP_DECLINE, NULL, 0, &results, &nresults),
+             PMIX_ERR_BAD_PARAM, "join with a name too long");
     CHECK_RC(PMIx_Group_construct("g.x", NULL, 0, NULL, 0, &results, &nresults),
              PMIX_ERR_BAD_PARAM, "no members");
     CHECK_RC(PMIx_Group_destruct("g.unknown", NULL, 0), PMIX_ERR_NOT_FOUND, "destruct unknown");
