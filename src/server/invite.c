@@ -40,9 +40,10 @@
  *    (PMIX_GROUP_LEADER_FAILED, PMIX_GROUP_CONSTRUCT_ABORT), and an
  *    acceptor that ends first is PMIX_GROUP_INVITE_FAILED to the leader.
  *    An answer may come before its invitation (HEARD_EARLY_MAX are kept).
- *    A JOIN must name another server's leader, and an invited process
- *    that ends before it answers is seen only by the invitation's
- *    PMIX_TIMEOUT: its server does not know it was invited.
+ *    A server also notes the invitations other servers' leaders send its
+ *    processes (INVITED_HERE_MAX at most): one that ends before it
+ *    answers is PMIX_GROUP_INVITE_FAILED to the leader, as here. A JOIN
+ *    must name another server's leader.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -62,6 +63,9 @@
 
 /* Answers from other servers kept until their invitation is made here. */
 #define HEARD_EARLY_MAX 256
+/* Invitations of other servers' leaders to processes here, noted until
+ * they answer. */
+#define INVITED_HERE_MAX 1024
 
 typedef enum { PENDING, ACCEPTED, DECLINED, FAILED } answer_t;
 
@@ -109,6 +113,64 @@ typedef struct heard {
 
 static heard_t *heard_early;
 static size_t nheard_early;
+
+/* A process here invited by another server's leader, until it answers. */
+typedef struct invited_here {
+    char *name;
+    pmix_proc_t leader;
+    pmix_proc_t proc;
+    struct invited_here *next;
+} invited_here_t;
+
+static invited_here_t *invited_here;
+static size_t ninvited_here;
+
+/* Forget the invitations noted for name from leader: to proc alone, or
+ * (proc NULL) to all. */
+static void forget_invited(const char *name, const pmix_proc_t *leader, const pmix_proc_t *proc)
+{
+    for (invited_here_t **p = &invited_here; NULL != *p;) {
+        invited_here_t *i = *p;
+        if (0 == strcmp(i->name, name) && PMIX_CHECK_PROCID(&i->leader, leader) &&
+            (NULL == proc || PMIX_CHECK_PROCID(&i->proc, proc))) {
+            *p = i->next;
+            ninvited_here--;
+            free(i->name);
+            free(i);
+        } else {
+            p = &i->next;
+        }
+    }
+}
+
+/* Note the processes here that leader's invitation name reaches (its
+ * PMIX_EVENT_CUSTOM_RANGE). */
+static void note_invited(const char *name, const pmix_proc_t *leader, const pmix_info_t *info,
+                         size_t ninfo)
+{
+    const pmix_value_t *range = directive_find(info, ninfo, PMIX_EVENT_CUSTOM_RANGE);
+    if (NULL == range || PMIX_DATA_ARRAY != range->type || NULL == range->data.darray ||
+        PMIX_PROC != range->data.darray->type) {
+        return;
+    }
+    const pmix_proc_t *procs = range->data.darray->array;
+    for (size_t k = 0; k < range->data.darray->size && ninvited_here < INVITED_HERE_MAX; k++) {
+        if (PMIX_RANK_WILDCARD == procs[k].rank || !group_all_local(&procs[k], 1)) {
+            continue;
+        }
+        invited_here_t *i = calloc(1, sizeof(*i));
+        if (NULL == i || NULL == (i->name = strdup(name))) {
+            free(i);
+            return;
+        }
+        forget_invited(name, leader, &procs[k]);
+        i->leader = *leader;
+        i->proc = procs[k];
+        i->next = invited_here;
+        invited_here = i;
+        ninvited_here++;
+    }
+}
 
 static struct event *arm(int seconds, void (*fn)(evutil_socket_t, short, void *), void *arg)
 {
@@ -504,6 +566,7 @@ static void across_expired(evutil_socket_t fd, short what, void *arg)
  * the leader hears; an acceptance is held until that server says. */
 static void join_across(join_t *j, int timeout)
 {
+    forget_invited(j->name, &j->leader, &j->proc);
     group_announce(j->accept ? PMIX_GROUP_INVITE_ACCEPTED : PMIX_GROUP_INVITE_DECLINED, &j->proc,
                    j->name, &j->leader, 1, NULL, 0);
     if (!j->accept) {
@@ -656,18 +719,24 @@ bool invite_heard(pmix_status_t code, const pmix_proc_t *source, const pmix_info
     }
     const char *name = id->data.string;
     switch (code) {
+    case PMIX_GROUP_INVITED:
+        note_invited(name, source, info, ninfo);
+        return false;
     case PMIX_GROUP_INVITE_ACCEPTED:
     case PMIX_GROUP_INVITE_DECLINED:
     case PMIX_GROUP_INVITE_FAILED:
         heard_answer(name, source, code);
         return false;
     case PMIX_GROUP_LEADER_FAILED:
+        forget_invited(name, source, NULL);
         (void)end_across(name, source, false, info, ninfo);
         return false;
     case PMIX_GROUP_CONSTRUCT_ABORT:
+        forget_invited(name, source, NULL);
         /* The acceptors hear it as their JOIN's answer. */
         return end_across(name, source, false, info, ninfo);
     case INVITE_MAKE_GROUP:
+        forget_invited(name, source, NULL);
         (void)end_across(name, source, true, info, ninfo);
         return true;
     default:
@@ -696,6 +765,19 @@ void invite_client_gone(server_client_t *client)
 
     drop_joins_of(&early, gone);
     PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, gone, PMIX_PROC);
+    /* Invited by another server's leader, not answered: it is told. */
+    for (invited_here_t **p = &invited_here; NULL != *p;) {
+        invited_here_t *i = *p;
+        if (PMIX_CHECK_PROCID(&i->proc, gone)) {
+            *p = i->next;
+            ninvited_here--;
+            group_announce(PMIX_GROUP_INVITE_FAILED, gone, i->name, &i->leader, 1, &affected, 1);
+            free(i->name);
+            free(i);
+        } else {
+            p = &i->next;
+        }
+    }
     /* An acceptor of another server's invitation: its leader is told. */
     for (join_t **p = &across; NULL != *p;) {
         join_t *j = *p;
@@ -757,4 +839,11 @@ void invite_clear_all(void)
         free(h);
     }
     nheard_early = 0;
+    while (NULL != invited_here) {
+        invited_here_t *i = invited_here;
+        invited_here = i->next;
+        free(i->name);
+        free(i);
+    }
+    ninvited_here = 0;
 }

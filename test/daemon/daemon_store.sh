@@ -242,6 +242,18 @@ abandoned() {
 abandoned lead-short "timed out" \
   "an invitation across jobs expires (PMIX_TIMEOUT) while an invited rank stays silent"
 abandoned lead-quit quit "a leader that invites another job's ranks ends before they all answer"
+# An invited rank of the other job ends without answering: the leader
+# hears PMIX_GROUP_INVITE_FAILED at once and makes the group without it.
+dr submit -n 2 --oversubscribe "$STORE" invite inv.g.a inv.g.b answer-gone
+answering=$out
+job invite inv.g.b inv.g.a lead-two
+lead_out=$out
+ended_output "$answering"
+ctx=$(sed -n 's/^leader: context \([0-9]*\); members 2; accepted 1; failed 1; destructed$/\1/p' \
+  <<<"$lead_out")
+check "an invited rank of another job ends unanswered: the group is made without it" \
+  shown test -n "$ctx" -a "$rc" -eq 0 -a "$(sort <<<"$out" | tr '\n' '|')" = \
+  "rank 0: joined; context $ctx; members 2; destructed|rank 1: gone|"
 
 dr submit -n 4 --oversubscribe "$STORE" part part.a part.b
 parter=$out

@@ -72,7 +72,7 @@
  *       poked" (exit 1). "send" looks KEY up and raises POKE with
  *       "poke.word" = "hello", its range (PMIX_EVENT_CUSTOM_RANGE) that
  *       job's rank 0: "poke: STATUS".
- *   store-client invite MINE THEIRS lead|lead-short|lead-quit|answer|answer-early|answer-some [DELAY]
+ *   store-client invite MINE THEIRS MODE [DELAY]
  *       a job of 2; rank 0 publishes the namespace as MINE, every rank
  *       looks THEIRS up. In the job told "lead", rank 0 invites its rank 1
  *       and both ranks of THEIRS to the group "invited" (a context id
@@ -92,7 +92,11 @@
  *       ("rank 0: aborted"); its rank 1 never answers ("rank 1: silent").
  *       "lead-quit" invites THEIRS alone (PMIX_TIMEOUT 20), without
  *       waiting, and ends 1 s later ("leader: quit"): to THEIRS, being
- *       "answer-some", as "lead-short" is.
+ *       "answer-some", as "lead-short" is. "lead-two" invites THEIRS
+ *       alone (PMIX_TIMEOUT 20), THEIRS being "answer-gone", whose rank 0
+ *       accepts and whose rank 1 ends once invited ("rank 1: gone"): the
+ *       leader says "leader: context C; members 2; accepted 1; failed 1;
+ *       destructed" (PMIX_GROUP_INVITE_FAILED heard within 5 s).
  *   store-client family DELAY
  *       the job spawns a job of 2 (store-client family-child DELAY):
  *       both connect, the child's ranks DELAY seconds late; rank 0 of
@@ -703,7 +707,7 @@ static int poke(const pmix_proc_t *me, char **argv)
 /* What a rank heard of the invitation "invited" (from the handler). */
 static pmix_proc_t inviter;
 static bool invited;
-static int accepted, declined;
+static int accepted, declined, failed_answers, answers_expected = 3;
 
 static void invite_event(size_t id, pmix_status_t status, const pmix_proc_t *source,
                          pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
@@ -717,6 +721,8 @@ static void invite_event(size_t id, pmix_status_t status, const pmix_proc_t *sou
         accepted++;
     } else if (PMIX_GROUP_INVITE_DECLINED == status) {
         declined++;
+    } else if (PMIX_GROUP_INVITE_FAILED == status) {
+        failed_answers++;
     }
     pthread_mutex_unlock(&heard_lock);
     if (NULL != cbfunc) {
@@ -746,7 +752,7 @@ static bool was_invited(void)
 
 static bool all_answered(void)
 {
-    return accepted + declined >= 3;
+    return accepted + declined + failed_answers >= answers_expected;
 }
 
 /* The context id and the number of members among a group's results. */
@@ -781,17 +787,18 @@ static int expected(pmix_status_t rc, pmix_status_t want, const char *who, const
 static int invite(const pmix_proc_t *me, char **argv)
 {
     pmix_status_t codes[] = {PMIX_GROUP_INVITED, PMIX_GROUP_INVITE_ACCEPTED,
-                             PMIX_GROUP_INVITE_DECLINED};
+                             PMIX_GROUP_INVITE_DECLINED, PMIX_GROUP_INVITE_FAILED};
     pmix_info_t info[2];
     pmix_info_t *results = NULL;
     size_t nresults = 0, ctx = 0, members = 0;
     pmix_nspace_t theirs;
     bool lead = 0 == strncmp(argv[4], "lead", 4), yes = true;
     bool short_lived = 0 == strcmp(argv[4], "lead-short");
-    bool quits = 0 == strcmp(argv[4], "lead-quit");
+    bool quits = 0 == strcmp(argv[4], "lead-quit"), two = 0 == strcmp(argv[4], "lead-two");
+    bool gone = 0 == strcmp(argv[4], "answer-gone");
     bool early = 0 == strcmp(argv[4], "answer-early"), some = 0 == strcmp(argv[4], "answer-some");
     int timeout = 20, short_timeout = 3;
-    pmix_status_t rc = PMIx_Register_event_handler(codes, 3, NULL, 0, invite_event, NULL, NULL);
+    pmix_status_t rc = PMIx_Register_event_handler(codes, 4, NULL, 0, invite_event, NULL, NULL);
     /* Every rank listens before its job's name is out: none misses the
      * invitation. */
     rc = rc < 0 ? rc : PMIx_Fence(NULL, 0, NULL, 0);
@@ -819,7 +826,9 @@ static int invite(const pmix_proc_t *me, char **argv)
             sleep(1);
             return expected(rc, PMIX_SUCCESS, "leader", "quit");
         }
-        rc = PMIx_Group_invite("invited", procs, short_lived ? 2 : 3, info, 2, &results, &nresults);
+        answers_expected = short_lived || two ? 2 : 3;
+        rc = PMIx_Group_invite("invited", procs, (size_t)answers_expected, info, 2, &results,
+                               &nresults);
         PMIX_INFO_DESTRUCT(&info[0]);
         PMIX_INFO_DESTRUCT(&info[1]);
         group_results(results, nresults, &ctx, &members);
@@ -830,9 +839,17 @@ static int invite(const pmix_proc_t *me, char **argv)
         if (PMIX_SUCCESS == rc) {
             rc = PMIx_Group_destruct("invited", NULL, 0);
         }
-        if (PMIX_SUCCESS == rc) {
+        if (PMIX_SUCCESS == rc && two) {
+            printf("leader: context %zu; members %zu; accepted %d; failed %d; destructed\n", ctx,
+                   members, accepted, failed_answers);
+        } else if (PMIX_SUCCESS == rc) {
             printf("leader: context %zu; members %zu; accepted %d; declined %d; destructed\n", ctx,
                    members, accepted, declined);
+        }
+    } else if (PMIX_SUCCESS == rc && gone && 1 == me->rank) {
+        rc = heard_within(20000, was_invited) ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
+        if (PMIX_SUCCESS == rc) {
+            printf("rank 1: gone\n");
         }
     } else if (PMIX_SUCCESS == rc && some && 1 == me->rank) {
         rc = heard_within(20000, was_invited) ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
