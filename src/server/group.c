@@ -550,6 +550,9 @@ static void contribute(collective_kind_t kind, server_peer_t *peer, uint32_t tag
         peer_reply(peer, command, tag, rc, NULL);
         return;
     }
+    if (NULL == c) {
+        return; /* a participant was lost: failed, and answered (as the kind's) */
+    }
     c->members[c->nmembers - 1].command = command;
     if (NULL != leader) {
         c->invited = true;
