@@ -4,7 +4,8 @@
  * event, destruct, invitations (accepted from an event handler, accepted
  * before the invitation arrives, declined), two groups of the same
  * members, timeouts, bad arguments, and PMIX_GROUP_OPTIONAL with a rank
- * that finalizes instead of joining. Run by minihost as "client_group
+ * that finalizes instead of joining (and a construct without it, which
+ * fails). Run by minihost as "client_group
  * full" (the host assigns context ids from 1000) and "client_group bare"
  * (the server completes local groups itself, ids from 1).
  */
@@ -457,6 +458,10 @@ static void optional_member(void)
     check_members(results, nresults, "g.opt2", ranks, 3);
     PMIX_INFO_FREE(results, nresults);
     PMIX_INFO_DESTRUCT(&opt);
+    /* Without PMIX_GROUP_OPTIONAL, each contribution fails at once. */
+    results = NULL;
+    CHECK_RC(PMIx_Group_construct("g.lost", &all, 1, NULL, 0, &results, &nresults),
+             PMIX_ERR_PROC_TERM_WO_SYNC, "construct naming a rank gone");
     CHECK_RC(PMIx_Group_destruct("g.opt", NULL, 0), PMIX_SUCCESS, "destruct g.opt");
     CHECK_RC(PMIx_Group_destruct("g.opt2", NULL, 0), PMIX_SUCCESS, "destruct g.opt2");
 }
