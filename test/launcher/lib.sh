@@ -19,6 +19,8 @@
 #   may_make_cgroups               whether drover makes a cgroup for a run
 #                                  here (cgroup v2 it may write, not in a
 #                                  Slurm job); sets $cgroup_mount
+#   cgroup2_mount, own_cgroup      the cgroup2 mount point; the script's
+#                                  cgroup below it
 #   make_user                      (root only) a second local user, $other,
 #                                  removed at exit whatever happens; run a
 #                                  command as that user with
@@ -105,10 +107,17 @@ no_leftovers() {
   fi
 }
 
+# The cgroup2 mount point (nothing without one), and this script's own
+# cgroup below it.
+cgroup2_mount() {
+  awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
+    print $5; break } }' /proc/self/mountinfo | head -1
+}
+own_cgroup() { sed -n 's/^0:://p' /proc/self/cgroup; }
+
 may_make_cgroups() {
-  cgroup_mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
-    print $5; break } }' /proc/self/mountinfo | head -1)
-  local probe=$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-test.$$
+  cgroup_mount=$(cgroup2_mount)
+  local probe=$cgroup_mount$(own_cgroup)/drover-test.$$
   [ -n "$cgroup_mount" ] && [ -z "${SLURM_JOB_ID:-}" ] && mkdir "$probe" 2>/dev/null &&
     rmdir "$probe"
 }
@@ -128,10 +137,9 @@ make_user() {
 # script's own cgroup) whose drover is gone.
 orphan_cgroups() {
   local mount dir p
-  mount=$(awk '{ for (i = 7; i < NF; i++) if ($i == "-") { if ($(i + 1) == "cgroup2")
-    print $5; break } }' /proc/self/mountinfo | head -1)
+  mount=$(cgroup2_mount)
   [ -n "$mount" ] || return 0
-  for dir in "$mount$(sed -n 's/^0:://p' /proc/self/cgroup)"/drover-[0-9]*.*; do
+  for dir in "$mount$(own_cgroup)"/drover-[0-9]*.*; do
     p=${dir##*/drover-}
     [ -d "$dir" ] && [ ! -d "/proc/${p%%.*}" ] && echo "$dir"
   done

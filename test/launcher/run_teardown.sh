@@ -19,7 +19,7 @@ export LD_PRELOAD=$SLOW_RMDIR SLOW_RMDIR_SECONDS=2 SLOW_RMDIR_MARK=$mark
 launch -n 2 --oversubscribe "$CLIENT" fence
 for _ in $(seq 200); do [ -e "$mark" ] && break; sleep 0.05; done
 check "drover reaches the removal of its cgroup" test -e "$mark"
-cgroup=$(ls -d "$cgroup_mount$(sed -n 's/^0:://p' /proc/self/cgroup)/drover-$pid."* 2>/dev/null)
+cgroup=$(ls -d "$cgroup_mount$(own_cgroup)/drover-$pid."* 2>/dev/null)
 check "... which is still there" test -n "$cgroup"
 kill -KILL "$pid"
 finish
