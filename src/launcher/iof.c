@@ -42,12 +42,12 @@
 
 #include <event2/event.h>
 
+#include "fd_pairs.h"
 #include "launcher.h"
 #include "output_frames.h"
 
 #define LINE_MAX_BYTES 65536
 #define READ_CHUNK 65536
-#define PIPES_AHEAD_MAX 64
 
 typedef struct stream stream_t;
 
@@ -382,27 +382,17 @@ void iof_send_frames(iof_t *iof, int fd)
     iof->frames = fd;
 }
 
-/* Pipes made ahead (close-on-exec), the next taken from the end. */
-static int ahead[PIPES_AHEAD_MAX][2];
-static unsigned nahead;
+static int make_pipe(int p[2])
+{
+    return pipe2(p, O_CLOEXEC);
+}
+
+/* The ranks' output pipes made ahead. */
+static fd_pairs_t ahead = FD_PAIRS_INIT(make_pipe);
 
 void iof_pipes_ahead(unsigned n)
 {
-    while (nahead < n && nahead < PIPES_AHEAD_MAX && 0 == pipe2(ahead[nahead], O_CLOEXEC)) {
-        nahead++;
-    }
-}
-
-/* pipe2(p, O_CLOEXEC), or one made ahead. */
-static int take_pipe(int p[2])
-{
-    if (0 == nahead) {
-        return pipe2(p, O_CLOEXEC);
-    }
-    nahead--;
-    p[0] = ahead[nahead][0];
-    p[1] = ahead[nahead][1];
-    return 0;
+    fd_pairs_fill(&ahead, n);
 }
 
 int iof_prepare(iof_t *iof, unsigned job, unsigned rank, bool with_stdin, int fds[3],
@@ -429,7 +419,7 @@ int iof_prepare(iof_t *iof, unsigned job, unsigned rank, bool with_stdin, int fd
         goto fail;
     }
     for (int i = 0; i < 2; i++) {
-        if (0 != take_pipe(p[i])) {
+        if (0 != fd_pairs_take(&ahead, p[i])) {
             rc = errno;
             goto fail;
         }
@@ -555,9 +545,5 @@ void iof_destroy(iof_t *iof)
     }
     close(iof->devnull);
     free(iof);
-    while (nahead > 0) {
-        nahead--;
-        close(ahead[nahead][0]);
-        close(ahead[nahead][1]);
-    }
+    fd_pairs_close(&ahead);
 }

@@ -29,7 +29,6 @@
  *    fence, is there.
  */
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +38,7 @@
 #include <event2/event.h>
 
 #include "drover.h"
+#include "fd_pairs.h"
 #include "pmi.h"
 #include "pmi_map.h"
 #include "pmix.h"
@@ -795,46 +795,23 @@ static void setup_posted(void *arg)
     free(b);
 }
 
+static int make_pair(int sv[2])
+{
+    return socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+}
+
 /* Socket pairs made at init for the host's first PMI processes
- * (DROVER_SERVER_PMI_PROCS), taken from the end by any host thread. */
-#define PAIRS_AHEAD_MAX 64
-static pthread_mutex_t ahead_lock = PTHREAD_MUTEX_INITIALIZER;
-static int ahead[PAIRS_AHEAD_MAX][2];
-static unsigned nahead;
+ * (DROVER_SERVER_PMI_PROCS), taken by any host thread. */
+static fd_pairs_t ahead = FD_PAIRS_INIT(make_pair);
 
 void pmi_pairs_ahead(uint32_t n)
 {
-    pthread_mutex_lock(&ahead_lock);
-    while (nahead < n && nahead < PAIRS_AHEAD_MAX &&
-           0 == socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, ahead[nahead])) {
-        nahead++;
-    }
-    pthread_mutex_unlock(&ahead_lock);
+    fd_pairs_fill(&ahead, n);
 }
 
 void pmi_pairs_close(void)
 {
-    pthread_mutex_lock(&ahead_lock);
-    while (nahead > 0) {
-        nahead--;
-        close(ahead[nahead][0]);
-        close(ahead[nahead][1]);
-    }
-    pthread_mutex_unlock(&ahead_lock);
-}
-
-/* socketpair for a PMI process, or one made ahead. */
-static int take_pair(int sv[2])
-{
-    pthread_mutex_lock(&ahead_lock);
-    bool taken = nahead > 0;
-    if (taken) {
-        nahead--;
-        sv[0] = ahead[nahead][0];
-        sv[1] = ahead[nahead][1];
-    }
-    pthread_mutex_unlock(&ahead_lock);
-    return taken ? 0 : socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv);
+    fd_pairs_close(&ahead);
 }
 
 /* What a process given no environment reads: it must outlive the call
@@ -869,7 +846,7 @@ static pmix_status_t setup_procs(const pmix_proc_t *procs, size_t nprocs, char *
     pmix_status_t rc = PMIX_SUCCESS;
     for (size_t i = 0; i < nprocs; i++) {
         int sv[2] = {-1, -1};
-        if (PMIX_SUCCESS == rc && 0 != take_pair(sv)) {
+        if (PMIX_SUCCESS == rc && 0 != fd_pairs_take(&ahead, sv)) {
             rc = PMIX_ERR_OUT_OF_RESOURCE;
         }
         ops[i] = (setup_op_t){.proc = procs[i], .fd = sv[0],
