@@ -388,6 +388,12 @@ void daemon_standby_child_setup(pid_t daemon);
  * went before sending a job), the session made for the job removed. */
 int daemon_standby_take_job(int *argc, char ***argv);
 
+/* A standby's taken job: its command line and environment (as the daemon
+ * sent them) shown as the process's own (proctitle.c), once. Its run
+ * calls this once its ranks are started: 0.03 ms that a launch otherwise
+ * waits for. Nothing for any other run. */
+void daemon_standby_show_job(void);
+
 /* ---- daemon_journal.c ------------------------------------------------- */
 
 typedef struct daemon_journal daemon_journal_t;

@@ -329,6 +329,7 @@ pid_t daemon_standby_hand(daemon_standby_t *s, const char *cwd, char *const *arg
  * the rest of the process's life. */
 static wire_msg_t job;
 static char **job_argv;
+static char **job_env; /* until daemon_standby_show_job */
 
 /* Make the job's fds 0-4 (or 0-5) of this process, and 5 closed if
  * only those. 0 or -1. */
@@ -412,6 +413,14 @@ static bool hold_job_fds(void)
     return held;
 }
 
+void daemon_standby_show_job(void)
+{
+    if (NULL != job_env) {
+        (void)proctitle_show("drover", job_argv, job_env);
+        job_env = NULL;
+    }
+}
+
 int daemon_standby_take_job(int *argc, char ***argv)
 {
     const char *fd = getenv(DAEMON_STANDBY_ENV);
@@ -470,8 +479,7 @@ int daemon_standby_take_job(int *argc, char ***argv)
         return no_job(LAUNCHER_EXIT_FAILURE);
     }
     memcpy(job_argv, job.words + 3, nargs * sizeof(*job_argv));
-    environ = job.words + 3 + nargs;
-    (void)proctitle_show("drover", job_argv, environ);
+    environ = job_env = job.words + 3 + nargs;
     *argc = (int)nargs;
     *argv = job_argv;
     return -1;

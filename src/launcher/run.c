@@ -313,7 +313,6 @@ static int execute(launcher_t *run)
     if (0 != (status = session_create(&run->session, run->opts->grace))) {
         return status;
     }
-    run->openmpi_shm = openmpi_shm_dir(&run->session);
     launcher_job_t *first = job_create(run, apps, napps, NULL);
     if (NULL == first || PMIX_SUCCESS != debug_take_options(first, run->opts)) {
         return LAUNCHER_EXIT_FAILURE;
@@ -327,8 +326,10 @@ static int execute(launcher_t *run)
         goto out;
     }
     /* The server's thread registers the job while this one makes the rest
-     * of the loop (job_start takes the answer). */
+     * of the loop and what only the ranks need (job_start takes the
+     * answer): what comes before the registration delays the launch. */
     (void)job_register(first);
+    run->openmpi_shm = openmpi_shm_dir(&run->session);
     /* A daemon's job publishes through the daemon (daemon_client_job). */
     if (NULL == (run->iof = iof_create(run->base, run->opts->tag_output, on_stream_closed,
                                        on_output_broken, run)) ||
@@ -358,6 +359,7 @@ static int execute(launcher_t *run)
         run->status_fixed = true;
         run->status = LAUNCHER_EXIT_FAILURE;
     }
+    daemon_standby_show_job();
     daemon_client_report(first);
     /* A child may have ended before SIGCHLD was watched. */
     job_reap(run);
