@@ -2,7 +2,8 @@
 # daemon_slow_disk.sh - a slow disk holds up no job: with every fdatasync
 # of the daemon taking 2 s (test/daemon/slow_sync.c, preloaded), jobs
 # through the daemon still end at once, and what the journal was given
-# survives the daemon's SIGKILL.
+# survives the daemon's SIGKILL. And the journal's sync comes 20 ms after
+# the record, not in the job's launch, yet before the daemon stops.
 source "$(dirname "$0")/lib.sh"
 
 # The shim is not built with the sanitizers: an ASan build's runtime is
@@ -41,5 +42,24 @@ print(sum(1 for j in json.load(sys.stdin) if j["state"] == "completed" and j["ex
   <<<"$out")" = 3
 stop_daemon
 check "the daemon stops" test -z "$(daemon_pid)"
+
+# Syncs logged, not slowed: the job's records (queued, ended) are synced
+# once 20 ms have passed since the first (the daemon is stopped later, as
+# a stop syncs at once), and by the time `daemon stop` returns.
+export LD_PRELOAD=$SLOW_SYNC SLOW_SYNC_SECONDS=0 SLOW_SYNC_LOG=$work/syncs
+dr daemon start
+check "a daemon starts, its syncs logged" test "$rc" -eq 0
+: >"$work/syncs"
+queued=$(date +%s%N)
+dr run --daemon -n 2 --oversubscribe true
+check "run --daemon: exit 0" test "$rc" -eq 0
+sleep 0.3
+stop_daemon
+unset LD_PRELOAD SLOW_SYNC_LOG
+first=$(head -n 1 "$work/syncs")
+check "the journal was synced before the daemon stopped ($(wc -l <"$work/syncs") syncs)" \
+  test -n "$first"
+check "the first sync came $(((${first:-0} - queued) / 1000000)) ms after the job was asked for (20 ms at least)" \
+  test "$((${first:-0} - queued))" -ge 20000000
 
 done_testing
