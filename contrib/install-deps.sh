@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   gcc meson ninja-build pkg-config python3
+  musl-tools                        # the drover executable, static against musl (README)
   libevent-dev libhwloc-dev libssl-dev libyaml-dev zlib1g-dev check
   libpmix-dev                       # the reference headers/library we test our ABI against
   clang libclang-rt-14-dev          # libFuzzer and the sanitizer runtimes

@@ -10,7 +10,9 @@
 #     printed after the table, as its row's CPU column is the command's;
 #     the floor row is bench/daemon/launch_floor.c, the least any launch
 #     daemon can do (a bare client; a server forking the ranks from two
-#     threads, nothing else);
+#     threads, nothing else), built as the drover executable is: static
+#     against musl when musl-gcc is there (a client's start then skips the
+#     dynamic loader and glibc's probing of the processor);
 #   - the daemon's resident memory once 100 submitted jobs have ended and
 #     sit in its history (target: under 16 MiB).
 # The daemon is a private one: its state directory is a fresh
@@ -32,7 +34,11 @@ floor_pid=
 trap '"$drover" daemon stop >/dev/null 2>&1 || true
       [ -z "$floor_pid" ] || kill "$floor_pid" 2>/dev/null; wait; rm -rf "$work"' EXIT
 "$drover" daemon start >/dev/null
-cc -O2 -pthread bench/daemon/launch_floor.c -o "$work/launch_floor"
+if [ -z "$(readelf -l "$drover" | grep -w INTERP)" ] && command -v musl-gcc >/dev/null; then
+  musl-gcc -O2 -static -pthread bench/daemon/launch_floor.c -o "$work/launch_floor"
+else
+  cc -O2 -pthread bench/daemon/launch_floor.c -o "$work/launch_floor"
+fi
 "$work/launch_floor" serve "$work/floor.sock" /bin/true &
 floor_pid=$!
 for _ in $(seq 50); do [ -S "$work/floor.sock" ] && break; sleep 0.05; done

@@ -27,8 +27,4 @@ extern const drover_command_t command_output;
 extern const drover_command_t command_types;
 extern const drover_command_t command_trace;
 
-/* The drover command, argv as main's, in the drover-cli module: what
- * drover.c calls for every command it does not serve itself. */
-__attribute__((visibility("default"))) int drover_cli_main(int argc, char **argv);
-
 #endif /* DROVER_LAUNCHER_COMMAND_H */

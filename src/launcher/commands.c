@@ -1,6 +1,7 @@
 /*
- * commands.c - the drover command's subcommands: picks one (drover.c
- *   loads this module for every command but a run through the daemon).
+ * commands.c - the drover-cli program: picks the drover command's
+ *   subcommand (drover.c executes it for every command but a run through
+ *   the daemon).
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static void usage(FILE *out)
     }
 }
 
-int drover_cli_main(int argc, char **argv)
+int main(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);

@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "launcher.h"
+#include "options.h"
 
 extern char **environ;
 

@@ -7,7 +7,9 @@
  *    (daemon_standby_child_setup: its own process group,
  *    PR_SET_PDEATHSIG, default signals), `drover run` with
  *    DAEMON_STANDBY_ENV naming its end of a socket pair (fd 3). It loads
- *    its libraries, every symbol bound (drover.c), and the node's topology
+ *    its libraries, every symbol bound (LD_BIND_NOW, which it then drops:
+ *    a command binds each symbol at its first call, which is cheaper for
+ *    one that calls few), and the node's topology
  *    (mapping_preload), grows and touches its heap (heap_warm.h) and
  *    makes its first ranks' output pipes (iof.c), then waits for one
  *    message: "job CWD NARGS RUN-ARGS... ENV..." with the job's five or
@@ -86,6 +88,8 @@ extern char **environ;
 /* The padding argument's length: with "drover" and "run", ARGS_ROOM. */
 #define ARGS_PAD (ARGS_ROOM - sizeof("drover") - sizeof("run") - 1)
 #define ROOM_ENV "DROVER_STANDBY_ROOM"
+/* The dynamic loader binds every symbol at the exec. */
+#define BIND_NOW_ENV "LD_BIND_NOW"
 
 struct daemon_standby {
     char *exe;
@@ -193,19 +197,21 @@ static const char *room_entry(void)
 }
 
 /* The daemon's environment (its strings borrowed), with the standby's
- * fd and room: NULL when memory runs out. */
+ * fd, room and binding: NULL when memory runs out. */
 static char **standby_env(const char *room)
 {
     size_t n = launch_env_count(environ), k = 0;
-    char **env = calloc(n + 3, sizeof(*env));
+    char **env = calloc(n + 4, sizeof(*env));
     for (size_t i = 0; NULL != env && i < n; i++) {
         if (0 != strncmp(environ[i], DAEMON_STANDBY_ENV "=", sizeof(DAEMON_STANDBY_ENV)) &&
-            0 != strncmp(environ[i], ROOM_ENV "=", sizeof(ROOM_ENV))) {
+            0 != strncmp(environ[i], ROOM_ENV "=", sizeof(ROOM_ENV)) &&
+            0 != strncmp(environ[i], BIND_NOW_ENV "=", sizeof(BIND_NOW_ENV))) {
             env[k++] = environ[i];
         }
     }
     if (NULL != env) {
         env[k++] = DAEMON_STANDBY_ENV "=3";
+        env[k++] = BIND_NOW_ENV "=1";
         env[k] = (char *)room;
     }
     return env;
@@ -429,6 +435,7 @@ int daemon_standby_take_job(int *argc, char ***argv)
     }
     bool ours = 0 == strcmp(fd, "3");
     unsetenv(DAEMON_STANDBY_ENV);
+    unsetenv(BIND_NOW_ENV);
     /* Until its job comes, a standby is `drover run`. */
     unsetenv(ROOM_ENV);
     (void)proctitle_show("drover", (char *[]){"run", NULL}, NULL);

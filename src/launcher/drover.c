@@ -7,38 +7,37 @@
  *    with the C library alone (options.c, daemon_run.c). Loading the PMIx
  *    library, libevent, hwloc and libyaml first took 0.8 ms, a tenth of
  *    such a launch of 8 ranks.
- *  - Every other command is in the drover-cli module (commands.c). So is
- *    a run through the daemon from a job file (read with libyaml), and the
- *    daemon's own runs, which are full runs. The module is the one beside
- *    the executable (the build tree, or a copy of both), else the one in
- *    drover's private library directory, else whichever the dynamic
- *    linker finds (LD_LIBRARY_PATH: a staged installation). Not through
- *    the executable's RUNPATH: under ASan, dlopen is called from the
- *    sanitizer's library, whose RUNPATH would be searched instead.
- *  - The module is loaded with lazy binding, as the libraries of an
- *    executable are (RTLD_NOW would bind every call of libpmix, libevent
- *    and hwloc up front: 0.3 ms more for each command), and never
- *    unloaded: its threads and handlers live until the process ends. A
- *    daemon's standby binds them all up front: it has the time while it
- *    waits, and its job would otherwise bind a symbol at each first call
- *    (0.1 ms of CPU before its ranks start).
+ *  - The build links this executable statically against musl when it
+ *    finds musl-gcc (src/launcher/meson.build): a process of it starts
+ *    with no dynamic loader and without glibc's start-up, whose probing
+ *    of the processor (CPUID, which a hypervisor traps: 5 us each in
+ *    this VM) took 0.45 ms of each command before its first step. The
+ *    whole static command starts and ends in 0.15 ms.
+ *  - Every other command is the drover-cli program (commands.c), which
+ *    this one executes with the same arguments (argv[0] too: ps shows the
+ *    command as typed). So is a run through the daemon from a job file
+ *    (read with libyaml). The daemon's own runs are drover-cli's children
+ *    and execute it directly.
+ *  - drover-cli is the one beside this executable (the build tree, or a
+ *    copy of both), else the one where the installation put it relative
+ *    to this executable (a staged or moved installation), else the one
+ *    in drover's private library directory.
  */
-#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "command.h"
 #include "daemon.h"
-#include "launcher.h"
+#include "options.h"
 
-#define CLI_MODULE "drover-cli.so"
+#define CLI_PROGRAM "drover-cli"
 
 /* `drover run` through the daemon, if that is what argv asks (argv[0] is
  * "run"): true with *status, the command's exit status. A mistake on the
- * command line is said here, as the module would. */
+ * command line is said here, as drover-cli would. */
 static bool handed_over(int argc, char **argv, int *status)
 {
     if (NULL != getenv(DAEMON_STANDBY_ENV) || NULL != getenv(DAEMON_JOB_ENV)) {
@@ -58,14 +57,15 @@ static bool handed_over(int argc, char **argv, int *status)
     return daemon;
 }
 
-/* dir/CLI_MODULE into path (PATH_MAX bytes) if that file exists. */
-static bool module_in(char *path, const char *dir)
+/* dir/rel/CLI_PROGRAM (rel may be "") into path (PATH_MAX bytes), if
+ * that file is executable. */
+static bool cli_in(char *path, const char *dir, const char *rel)
 {
-    int n = snprintf(path, PATH_MAX, "%s/" CLI_MODULE, dir);
-    return n > 0 && n < PATH_MAX && 0 == access(path, F_OK);
+    int n = snprintf(path, PATH_MAX, "%s/%s%s" CLI_PROGRAM, dir, rel, '\0' == *rel ? "" : "/");
+    return n > 0 && n < PATH_MAX && 0 == access(path, X_OK);
 }
 
-static void *load_module(void)
+static int cli(char **argv)
 {
     char dir[PATH_MAX], path[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", dir, sizeof(dir) - 1);
@@ -77,29 +77,17 @@ static void *load_module(void)
     if (NULL != slash) {
         *slash = '\0';
     }
-    bool found = (NULL != slash && module_in(path, dir)) || module_in(path, DROVER_CLI_INSTALL_DIR);
-    const char *where = found ? path : CLI_MODULE;
-    int binding = NULL != getenv(DAEMON_STANDBY_ENV) ? RTLD_NOW : RTLD_LAZY;
-    void *module = dlopen(where, binding | RTLD_LOCAL);
-    if (NULL == module) {
-        fprintf(stderr, "drover: cannot load %s: %s\n", where, dlerror());
-    }
-    return module;
-}
-
-static int cli(int argc, char **argv)
-{
-    void *module = load_module();
-    if (NULL == module) {
+    bool found =
+        (NULL != slash && (cli_in(path, dir, "") || cli_in(path, dir, DROVER_CLI_FROM_BINDIR))) ||
+        cli_in(path, DROVER_CLI_INSTALL_DIR, "");
+    if (!found) {
+        fprintf(stderr, "drover: cannot find " CLI_PROGRAM " (beside %s, or in %s)\n",
+                NULL != slash ? dir : "this executable", DROVER_CLI_INSTALL_DIR);
         return LAUNCHER_EXIT_FAILURE;
     }
-    int (*cli_main)(int, char **);
-    *(void **)&cli_main = dlsym(module, "drover_cli_main");
-    if (NULL == cli_main) {
-        fprintf(stderr, "drover: " CLI_MODULE " is not drover's: %s\n", dlerror());
-        return LAUNCHER_EXIT_FAILURE;
-    }
-    return cli_main(argc, argv);
+    execv(path, argv);
+    fprintf(stderr, "drover: cannot execute %s: %s\n", path, strerror(errno));
+    return LAUNCHER_EXIT_FAILURE;
 }
 
 int main(int argc, char **argv)
@@ -108,5 +96,5 @@ int main(int argc, char **argv)
     if (argc >= 2 && 0 == strcmp(argv[1], "run") && handed_over(argc - 1, argv + 1, &status)) {
         return status;
     }
-    return cli(argc, argv);
+    return cli(argv);
 }

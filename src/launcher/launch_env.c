@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launcher.h"
+#include "options.h"
 
 void launch_free_env(char **env)
 {

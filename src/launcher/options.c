@@ -34,7 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launcher.h"
+#include "options.h"
 
 /* Long enough for any job; keeps timer arithmetic far from overflow. */
 #define MAX_SECONDS 1e7

@@ -82,23 +82,24 @@ s2=$(wait_standby "$s1")
 check "another standby replaces the one used" test -n "$s2"
 
 # What the system shows of the run (ps, /proc) is the job's, as for a run
-# of its own: its command line and environment. The rank reads its run's.
+# of its own: its command line and environment. The rank reads its run's,
+# once the run has written them (just after its ranks started: the rank
+# waits up to 5 s while its run still shows the waiting `drover run`).
+shown='for i in $(seq 50); do [ "$(tr "\0" " " </proc/$PPID/cmdline)" != "drover run " ] && break
+  sleep 0.1; done; tr "\0" "\n" </proc/$PPID/cmdline | grep -v "^$"
+  echo ---; tr "\0" "\n" </proc/$PPID/environ | grep "^STANDBY_MARK="'
 shows() { # a job's output: the run's arguments, a line each, then ---, then MARK
-  "$DROVER" run --daemon -n 1 sh -c 'tr "\0" "\n" </proc/$PPID/cmdline | grep -v "^$"
-    echo ---; tr "\0" "\n" </proc/$PPID/environ | grep "^STANDBY_MARK="'
+  "$DROVER" run --daemon -n 1 sh -c "$shown"
 }
-expected=$(printf '%s\n' drover run --daemon -n 1 sh -c \
-  'tr "\0" "\n" </proc/$PPID/cmdline | grep -v "^$"
-    echo ---; tr "\0" "\n" </proc/$PPID/environ | grep "^STANDBY_MARK="'
-  echo ---; echo STANDBY_MARK=job-only)
+expected=$(printf '%s\n' drover run --daemon -n 1 sh -c "$shown"; echo ---; echo STANDBY_MARK=job-only)
 check "a waiting standby shows as \`drover run\`" \
   test "$(tr '\0' ' ' <"/proc/$s2/cmdline" | sed 's/ *$//')" = "drover run"
-out=$(STANDBY_MARK=job-only timeout -s KILL 60 bash -c "$(declare -f shows); DROVER=$DROVER shows")
+out=$(STANDBY_MARK=job-only timeout -s KILL 60 bash -c "$(declare -f shows); DROVER=$DROVER shown='$shown' shows")
 check "a job's run shows the job's command line and environment" test "$out" = "$expected"
 check "... (that job ran in the standby)" test "$(last_job_pid)" = "$s2"
 s2=$(wait_standby "$s2")
 out=$(STANDBY_MARK=job-only BIG=$(head -c 20000 /dev/zero | tr '\0' x) timeout -s KILL 60 \
-  bash -c "$(declare -f shows); DROVER=$DROVER shows")
+  bash -c "$(declare -f shows); DROVER=$DROVER shown='$shown' shows")
 check "a job's environment too large for the standby's room: shown all the same" \
   test "$out" = "$expected"
 check "... by a run of its own" test "$(last_job_pid)" != "$s2" -a "$(standby_pid)" = "$s2"

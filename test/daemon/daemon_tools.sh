@@ -119,8 +119,8 @@ if [ "$(id -u)" -eq 0 ]; then
   user=drovertool$$
   udir=$(mktemp -d /tmp/drover-test-user.XXXXXX)
   mkdir "$udir/bin"
-  cp "$DROVER" "$(dirname "$DROVER")/drover-cli.so" "$udir/bin/"
-  cp -L "$(ldd "$udir/bin/drover-cli.so" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
+  cp "$DROVER" "$(dirname "$DROVER")/drover-cli" "$udir/bin/"
+  cp -L "$(ldd "$udir/bin/drover-cli" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
   as_user() {
     setpriv --reuid="$user" --regid="$user" --clear-groups \
       env HOME=/ XDG_RUNTIME_DIR="$udir" TMPDIR="$udir" timeout -s KILL 60 "$@"

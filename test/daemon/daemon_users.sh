@@ -10,12 +10,12 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 user=drovertest$$
 udir=$(mktemp -d /tmp/drover-test-user.XXXXXX)
-# The other user runs a copy of drover and its module (the build tree may
-# be out of its reach), with its libpmix.so.2 where the module's RUNPATH
+# The other user runs a copy of drover and drover-cli (the build tree may
+# be out of its reach), with its libpmix.so.2 where drover-cli's RUNPATH
 # ($ORIGIN/..) looks.
 mkdir "$udir/bin"
-cp "$DROVER" "$(dirname "$DROVER")/drover-cli.so" "$udir/bin/"
-cp -L "$(ldd "$udir/bin/drover-cli.so" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
+cp "$DROVER" "$(dirname "$DROVER")/drover-cli" "$udir/bin/"
+cp -L "$(ldd "$udir/bin/drover-cli" | awk '/libpmix.so.2/ {print $3}')" "$udir/libpmix.so.2"
 UDROVER=$udir/bin/drover
 as_user() {
   setpriv --reuid="$user" --regid="$user" --clear-groups \

@@ -2,11 +2,12 @@
 # check_install.sh - `meson install` puts libpmix.so.2 in the private
 # $libdir/drover, never beside a system OpenPMIx, with headers under
 # $includedir/drover and a drover.pc that builds a working program; the
-# drover command's module goes to the same directory, where the command
-# looks for it.
-# Usage: check_install.sh BUILD_DIR
+# drover command's drover-cli program goes to the same directory, where the
+# command looks for it (relative to itself, in this staged installation).
+# Usage: check_install.sh BUILD_DIR static|dynamic (how drover is linked)
 set -u
 build=$1
+front=$2
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 fail=0
@@ -27,9 +28,13 @@ check "its SONAME is libpmix.so.2" \
 check "no libpmix is installed outside the private directory" \
   test -z "$(find "$root" -name 'libpmix.so*' -not -path '*/drover/*')"
 exe=$(find "$root" -path '*/bin/drover' | head -1)
-check "drover-cli.so is installed beside libpmix.so.2" test -f "$(dirname "$lib")/drover-cli.so"
+check "drover-cli is installed beside libpmix.so.2" test -x "$(dirname "$lib")/drover-cli"
 check "the drover command looks for it there" \
   grep -qaF "$(dirname "${lib#"$root"}")" "$exe"
+if [ "$front" = static ]; then
+  check "the drover command starts without a dynamic loader (static, musl)" \
+    test -x "$exe" -a -z "$(readelf -l "$exe" | grep -w INTERP)"
+fi
 check "the installed drover command runs its commands" \
   grep -q '^usage: drover' <<<"$(LD_LIBRARY_PATH=$(dirname "$lib") "$exe" help)"
 check "headers are under include/drover" test -f "$(dirname "$(find "$root" -name pmix.h)")/drover.h"

@@ -53,7 +53,7 @@ cp "$CLIENT" "$work/wd/relative-client"
 run -n 1 --wdir "$work/wd" ./relative-client binding
 check "a relative program is found in --wdir" grep -q '^cpus ' <<<"$out"
 
-libdir=$(dirname "$(readlink -f "$(ldd "$(dirname "$DROVER")/drover-cli.so" |
+libdir=$(dirname "$(readlink -f "$(ldd "$(dirname "$DROVER")/drover-cli" |
                                    awk '/libpmix.so.2/ {print $3}')")")
 export LD_LIBRARY_PATH=/drover-test-path
 run -n 1 sh -c 'echo $LD_LIBRARY_PATH'
